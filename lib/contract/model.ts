@@ -1,0 +1,62 @@
+import type { ColumnType } from './column-type.js';
+
+/**
+ * A loaded, validated contract. Everything downstream (check plan, gate, probe, diff) reads this
+ * shape and never the YAML. Temporal bounds are already epoch milliseconds (UTC).
+ */
+export interface Contract {
+  readonly name: string;
+  readonly version: SemVer;
+  readonly status: 'active' | 'deprecated' | 'retired';
+  /** ISO date (YYYY-MM-DD) after which a deprecated version is retired. */
+  readonly sunset?: string;
+  readonly owner: { readonly team: string; readonly notify: readonly string[] };
+  readonly description?: string;
+  readonly produces: { readonly format: DataFormat; readonly partition: string };
+  readonly schema: ContractSchema;
+  readonly sla?: Sla;
+  readonly compat: { readonly mode: 'backward' | 'forward' | 'full' | 'none' };
+}
+
+export type DataFormat = 'parquet' | 'csv' | 'jsonl';
+
+export interface SemVer {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+  readonly text: string;
+}
+
+export interface ContractSchema {
+  readonly grain: readonly string[];
+  readonly extraColumns: 'allow' | 'reject';
+  readonly columns: readonly ColumnSpec[];
+}
+
+export interface ColumnSpec {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Declared text of the type, for messages. */
+  readonly typeText: string;
+  readonly required: boolean;
+  readonly requiredWhen?: { readonly column: string; readonly in: readonly (string | number | boolean)[] };
+  readonly enum?: readonly (string | number)[];
+  /** Numbers for numeric columns; epoch milliseconds for date and timestamp columns. */
+  readonly min?: number;
+  readonly max?: number;
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly unique: boolean;
+  readonly notInFuture: boolean;
+  readonly description?: string;
+}
+
+export interface Sla {
+  readonly arrivalBy?: string;
+  readonly timezone?: string;
+  readonly maxLagHours?: number;
+  readonly freshnessColumn?: string;
+  readonly minRows?: number;
+  readonly maxRows?: number;
+}

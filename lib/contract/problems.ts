@@ -1,0 +1,38 @@
+/**
+ * A problem found while loading a contract: data, not an exception, so a loader can report every
+ * problem in a file at once. Positions are 1-based, as editors show them.
+ */
+export type ProblemCode =
+  | 'yaml_syntax'
+  | 'duplicate_key'
+  | 'too_many_aliases'
+  | 'too_large'
+  | 'unknown_key'
+  | 'missing_key'
+  | 'wrong_type'
+  | 'invalid_value'
+  | 'invalid_regex'
+  | 'rule_not_for_type'
+  | 'min_greater_than_max'
+  | 'unknown_column'
+  | 'duplicate_column'
+  | 'freshness_column_missing'
+  | 'sunset_required'
+  | 'name_mismatch';
+
+export interface ContractProblem {
+  readonly code: ProblemCode;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** Dotted path of the key, e.g. `schema.columns[2].enum`. */
+  readonly path: string;
+}
+
+export function formatProblem(problem: ContractProblem): string {
+  const where = `${problem.file}:${problem.line}:${problem.column}`;
+  const key = problem.path ? ` ${problem.path}:` : '';
+  return `${where} ${problem.severity} [${problem.code}]${key} ${problem.message}`;
+}

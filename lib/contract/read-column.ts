@@ -1,0 +1,121 @@
+import type { Node } from 'yaml';
+import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
+import type { ColumnSpec } from './model.js';
+import { parseTemporal } from './temporal.js';
+import { describeValue, type Entries, type YamlReader } from './yaml-reader.js';
+
+export const COLUMN_KEYS = [
+  'name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern',
+  'min_length', 'max_length', 'unique', 'not_in_future', 'description',
+] as const;
+
+/** Reads one entry of `schema.columns`; cross-column rules are checked by the caller. */
+export function readColumn(reader: YamlReader, node: Node | null, path: string): ColumnSpec | undefined {
+  const entries = reader.map(node, path, COLUMN_KEYS);
+  if (!entries) return undefined;
+  const get = (key: string, required = false) => reader.field(entries, node, path, key, required);
+  const name = readOptional(get('name', true), (n) => reader.string(n, `${path}.name`));
+  const typeNode = get('type', true);
+  const typeText = readOptional(typeNode, (n) => reader.string(n, `${path}.type`));
+  const type = typeText === undefined ? undefined : parseColumnType(typeText);
+  if (typeText !== undefined && /^decimal\(\s*\d+$/.test(typeText)) {
+    reader.report('invalid_value', `${path}.type`, typeNode, `"${typeText}" is a decimal(p,s) type split at its comma by a { } mapping; quote it, e.g. type: "decimal(12,2)"`);
+  } else if (typeText !== undefined && !type) {
+    reader.report('invalid_value', `${path}.type`, typeNode, `unknown type "${typeText}"; expected string, int32, int64, float32, float64, decimal(p,s) with 1 <= p <= 38 and s <= p, boolean, date, timestamp, timestamp_ntz or binary`);
+  }
+  if (name === undefined || type === undefined || typeText === undefined) return undefined;
+  return {
+    name,
+    type,
+    typeText,
+    required: readOptional(get('required'), (n) => reader.boolean(n, `${path}.required`)) ?? false,
+    unique: readOptional(get('unique'), (n) => reader.boolean(n, `${path}.unique`)) ?? false,
+    description: readOptional(get('description'), (n) => reader.string(n, `${path}.description`)),
+    ...readRequiredWhen(reader, entries, path),
+    ...readRules(reader, entries, path, type),
+  };
+}
+
+function readOptional<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {
+  return node === undefined ? undefined : read(node);
+}
+
+function readRequiredWhen(reader: YamlReader, entries: Entries, path: string): Pick<ColumnSpec, 'requiredWhen'> {
+  const entry = entries.get('required_when');
+  if (!entry) return {};
+  const where = `${path}.required_when`;
+  const fields = reader.map(entry.value, where, ['column', 'in']);
+  if (!fields) return {};
+  const column = readOptional(reader.field(fields, entry.value, where, 'column', true), (n) => reader.string(n, `${where}.column`));
+  const valuesNode = reader.field(fields, entry.value, where, 'in', true);
+  const values = readOptional(valuesNode, (n) => readScalarList(reader, n, `${where}.in`));
+  if (column === undefined || values === undefined) return {};
+  return { requiredWhen: { column, in: values } };
+}
+
+function readScalarList(reader: YamlReader, node: Node | null, path: string): (string | number | boolean)[] | undefined {
+  const items = reader.items(node, path);
+  if (!items) return undefined;
+  if (items.length === 0) {
+    reader.report('invalid_value', path, node, 'expected at least one value');
+    return undefined;
+  }
+  const values = items.map((item, i) => {
+    const value = reader.scalar(item, `${path}[${i}]`);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+    if (value !== undefined) reader.report('wrong_type', `${path}[${i}]`, item, `expected a string, number or boolean, found ${describeValue(value)}`);
+    return undefined;
+  });
+  return values.every((v) => v !== undefined) ? (values as (string | number | boolean)[]) : undefined;
+}
+
+type Rules = Pick<ColumnSpec, 'enum' | 'min' | 'max' | 'pattern' | 'minLength' | 'maxLength' | 'notInFuture'>;
+
+function readRules(reader: YamlReader, entries: Entries, path: string, type: ColumnType): Rules {
+  const applies = (key: string, ok: boolean, expected: string): Node | null | undefined => {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (ok) return entry.value;
+    reader.report('rule_not_for_type', `${path}.${key}`, entry.key, `"${key}" applies to ${expected} columns, not to ${formatColumnType(type)}`);
+    return undefined;
+  };
+  const isString = type.kind === 'string';
+  const enumValues = readOptional(applies('enum', isString, 'string'), (n) => reader.stringList(n, `${path}.enum`));
+  const pattern = readOptional(applies('pattern', isString, 'string'), (n) => readPattern(reader, n, `${path}.pattern`));
+  const minLength = readOptional(applies('min_length', isString, 'string'), (n) => reader.number(n, `${path}.min_length`, { integer: true, min: 0 }));
+  const maxLength = readOptional(applies('max_length', isString, 'string'), (n) => reader.number(n, `${path}.max_length`, { integer: true, min: 0 }));
+  const ordered = isOrderedType(type);
+  const min = readOptional(applies('min', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.min`, type));
+  const max = readOptional(applies('max', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.max`, type));
+  const notInFuture = readOptional(applies('not_in_future', isTemporalType(type), 'date or timestamp'), (n) => reader.boolean(n, `${path}.not_in_future`));
+  if (min !== undefined && max !== undefined && min > max) {
+    reader.report('min_greater_than_max', `${path}.min`, entries.get('min')?.value, 'min is greater than max');
+  }
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
+    reader.report('min_greater_than_max', `${path}.min_length`, entries.get('min_length')?.value, 'min_length is greater than max_length');
+  }
+  if (enumValues?.length === 0) reader.report('invalid_value', `${path}.enum`, entries.get('enum')?.value, 'expected at least one allowed value');
+  return { enum: enumValues, pattern, minLength, maxLength, min, max, notInFuture: notInFuture ?? false };
+}
+
+function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
+  const pattern = reader.string(node, path, 'a regular expression');
+  if (pattern === undefined) return undefined;
+  try {
+    new RegExp(pattern, 'u');
+    return pattern;
+  } catch (error) {
+    reader.report('invalid_regex', path, node, `invalid regular expression: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Temporal bounds are written as ISO dates or instants and held as epoch milliseconds. */
+function readBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): number | undefined {
+  if (!isTemporalType(type)) return reader.number(node, path);
+  const text = reader.string(node, path, 'an ISO-8601 date or timestamp');
+  if (text === undefined) return undefined;
+  const millis = parseTemporal(text, type.kind === 'date' ? 'date' : 'timestamp');
+  if (millis === undefined) reader.report('invalid_value', path, node, `expected an ISO-8601 ${type.kind === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp'}, found "${text}"`);
+  return millis;
+}

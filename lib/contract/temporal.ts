@@ -1,0 +1,44 @@
+/** ISO-8601 parsing shared by contract bounds and CSV/JSON values. Everything is epoch ms, UTC. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+export const MILLIS_PER_DAY = 86_400_000;
+
+/**
+ * Parses a date (`YYYY-MM-DD`) or a timestamp. A timestamp without an offset is read as UTC, which
+ * is what a `timestamp_ntz` wall-clock value means when compared with bounds written the same way.
+ */
+export function parseTemporal(text: string, kind: 'date' | 'timestamp'): number | undefined {
+  const date = DATE.exec(text);
+  if (date) return validDate(Number(date[1]), Number(date[2]), Number(date[3]));
+  if (kind === 'date') return undefined;
+  const match = TIMESTAMP.exec(text);
+  if (!match) return undefined;
+  const day = validDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)];
+  if (day === undefined || hour > 23 || minute > 59 || second > 59) return undefined;
+  const fraction = match[7] ? Number(match[7]) * 1000 : 0;
+  return day + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offsetMillis(match[8]);
+}
+
+function validDate(year: number, month: number, day: number): number | undefined {
+  const millis = Date.UTC(year, month - 1, day);
+  const check = new Date(millis);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  return millis;
+}
+
+function offsetMillis(offset: string | undefined): number {
+  if (!offset || offset === 'Z') return 0;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+}
+
+export function formatTimestamp(millis: number): string {
+  return Number.isFinite(millis) && Math.abs(millis) <= 8.64e15 ? new Date(millis).toISOString() : String(millis);
+}
+
+export function formatDate(millis: number): string {
+  return formatTimestamp(millis).slice(0, 10);
+}

@@ -1,0 +1,181 @@
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { didYouMean } from './did-you-mean.js';
+import type { ContractProblem, ProblemCode } from './problems.js';
+
+/** Aliases are the lever of YAML bombs; a contract needs a handful at most. */
+export const MAX_ALIASES = 16;
+/** Contracts are reviewed by people; anything larger is a mistake or an attack. */
+export const MAX_CONTRACT_BYTES = 512 * 1024;
+
+export type Entries = Map<string, { key: Node; value: Node | null }>;
+
+/**
+ * Reads a YAML document node by node, recording a positioned problem for every surprise and
+ * returning undefined for the value in question, so the caller can go on and find the next one.
+ */
+export class YamlReader {
+  readonly problems: ContractProblem[] = [];
+  readonly root: Node | null;
+  private readonly lines = new LineCounter();
+  private readonly doc: Document | undefined;
+
+  constructor(private readonly text: string, readonly file: string) {
+    if (text.length > MAX_CONTRACT_BYTES) {
+      this.root = null;
+      this.report('too_large', '', null, `the file is ${text.length} bytes; a contract may be at most ${MAX_CONTRACT_BYTES}`);
+      return;
+    }
+    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
+    for (const error of [...this.doc.errors, ...this.doc.warnings]) {
+      const code: ProblemCode = error.code === 'DUPLICATE_KEY' ? 'duplicate_key' : 'yaml_syntax';
+      this.reportAt(code, '', error.pos[0], error.message.split('\n')[0] ?? error.message);
+    }
+    const aliases = countAliases(this.doc);
+    if (aliases > MAX_ALIASES) {
+      this.report('too_many_aliases', '', null, `the file uses ${aliases} aliases; at most ${MAX_ALIASES} are allowed`);
+    }
+    const usable = this.doc.errors.length === 0 && aliases <= MAX_ALIASES;
+    this.root = usable ? (this.doc.contents as Node | null) : null;
+  }
+
+  get hasErrors(): boolean {
+    return this.problems.some((p) => p.severity === 'error');
+  }
+
+  report(code: ProblemCode, path: string, node: Node | null | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+    this.reportAt(code, path, node?.range?.[0] ?? 0, message, severity);
+  }
+
+  private reportAt(code: ProblemCode, path: string, offset: number, message: string, severity: 'error' | 'warning' = 'error'): void {
+    const { line, col } = this.lines.linePos(Math.min(offset, this.text.length));
+    this.problems.push({ code, severity, message, file: this.file, line, column: col, path });
+  }
+
+  /** Follows an alias to the node it names. */
+  resolve(node: Node | null | undefined): Node | null {
+    if (node && isAlias(node) && this.doc) return (node.resolve(this.doc) as Node | undefined) ?? null;
+    return node ?? null;
+  }
+
+  /** A mapping with known keys: unknown ones are reported with a suggestion. */
+  map(node: Node | null, path: string, known: readonly string[]): Entries | undefined {
+    const resolved = this.resolve(node);
+    if (!resolved || !isMap(resolved)) {
+      this.report('wrong_type', path, resolved, `expected a mapping${path ? '' : ' at the top of the file'}, found ${describeNode(resolved)}`);
+      return undefined;
+    }
+    const entries: Entries = new Map();
+    for (const pair of resolved.items) {
+      const keyNode = pair.key as Node;
+      const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
+      if (key === undefined) {
+        this.report('wrong_type', path, keyNode, 'expected a plain key');
+        continue;
+      }
+      if (!known.includes(key)) {
+        const hint = didYouMean(key, known);
+        const expected = /^\s*\d+\s*\)$/.test(key)
+          ? 'it looks like the rest of a decimal(p,s) type that a { } mapping split at the comma: quote the type, e.g. type: "decimal(12,2)"'
+          : hint ? `did you mean "${hint}"?` : `expected one of: ${known.join(', ')}`;
+        this.report('unknown_key', join(path, key), keyNode, `unknown key "${key}"; ${expected}`);
+        continue;
+      }
+      entries.set(key, { key: keyNode, value: this.resolve(pair.value as Node | null) });
+    }
+    return entries;
+  }
+
+  /** The value under `key`, reporting it as missing when `required`. */
+  field(entries: Entries, parent: Node | null, path: string, key: string, required = false): Node | null | undefined {
+    const entry = entries.get(key);
+    if (entry) return entry.value;
+    if (required) this.report('missing_key', join(path, key), parent, `missing required key "${key}"`);
+    return undefined;
+  }
+
+  scalar(node: Node | null, path: string): unknown {
+    const resolved = this.resolve(node);
+    if (resolved && isScalar(resolved)) return resolved.value;
+    this.report('wrong_type', path, resolved, `expected a single value, found ${describeNode(resolved)}`);
+    return undefined;
+  }
+
+  string(node: Node | null, path: string, what = 'a string'): string | undefined {
+    const value = this.scalar(node, path);
+    if (typeof value === 'string' && value.length > 0) return value;
+    if (value !== undefined) this.report('wrong_type', path, node, `expected ${what}, found ${describeValue(value)}`);
+    return undefined;
+  }
+
+  number(node: Node | null, path: string, options: { integer?: boolean; min?: number } = {}): number | undefined {
+    const value = this.scalar(node, path);
+    const what = options.integer ? 'a whole number' : 'a number';
+    if (typeof value !== 'number' || !Number.isFinite(value) || (options.integer && !Number.isInteger(value))) {
+      if (value !== undefined) this.report('wrong_type', path, node, `expected ${what}, found ${describeValue(value)}`);
+      return undefined;
+    }
+    if (options.min !== undefined && value < options.min) {
+      this.report('invalid_value', path, node, `expected ${what} of at least ${options.min}, found ${value}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(node: Node | null, path: string): boolean | undefined {
+    const value = this.scalar(node, path);
+    if (typeof value === 'boolean') return value;
+    if (value !== undefined) this.report('wrong_type', path, node, `expected true or false, found ${describeValue(value)}`);
+    return undefined;
+  }
+
+  oneOf<T extends string>(node: Node | null, path: string, options: readonly T[]): T | undefined {
+    const value = this.scalar(node, path);
+    const match = options.find((option) => option === value);
+    if (match !== undefined) return match;
+    if (value !== undefined) {
+      const hint = typeof value === 'string' ? didYouMean(value, options) : undefined;
+      const suffix = hint ? `; did you mean "${hint}"?` : '';
+      this.report('invalid_value', path, node, `expected one of ${options.join(', ')}, found ${describeValue(value)}${suffix}`);
+    }
+    return undefined;
+  }
+
+  /** The items of a sequence, each resolved, or undefined after reporting a non-sequence. */
+  items(node: Node | null, path: string): (Node | null)[] | undefined {
+    const resolved = this.resolve(node);
+    if (resolved && isSeq(resolved)) return resolved.items.map((item) => this.resolve(item as Node | null));
+    this.report('wrong_type', path, resolved, `expected a list, found ${describeNode(resolved)}`);
+    return undefined;
+  }
+
+  stringList(node: Node | null, path: string): string[] | undefined {
+    const items = this.items(node, path);
+    if (!items) return undefined;
+    const values = items.map((item, i) => this.string(item, `${path}[${i}]`));
+    return values.every((v) => v !== undefined) ? (values as string[]) : undefined;
+  }
+}
+
+export function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function countAliases(doc: Document): number {
+  let count = 0;
+  visit(doc, { Alias: () => void count++ });
+  return count;
+}
+
+function describeNode(node: Node | null): string {
+  if (!node) return 'nothing';
+  if (isMap(node)) return 'a mapping';
+  if (isSeq(node)) return 'a list';
+  if (isScalar(node)) return describeValue(node.value);
+  return 'something else';
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `"${value}"`;
+  return `${typeof value} ${String(value)}`;
+}

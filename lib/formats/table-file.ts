@@ -1,0 +1,69 @@
+import type { ColumnType } from '../contract/column-type.js';
+
+/**
+ * What a format reader offers the check engine: a schema and batches of column values. Readers
+ * for Parquet, CSV and JSON Lines implement it; the engine never knows which one it has.
+ */
+export interface TableFile {
+  /** Reads what the file says about its columns. Throws UnreadableError when it cannot. */
+  schema(): Promise<FileSchema>;
+  /**
+   * Yields the named columns in row order, one batch at a time, so memory stays bounded by the
+   * batch. Columns the file lacks are absent from the batch. Throws UnreadableError when the
+   * bytes stop making sense part way; batches already yielded stay valid.
+   */
+  batches(columns: readonly string[]): AsyncIterable<ColumnBatch>;
+}
+
+/**
+ * `typed`: the file declares a type per column (Parquet); values arrive decoded.
+ * `text`: every value is a string or null (CSV); the engine parses them by the contract's types.
+ * `dynamic`: values are JSON values and columns are discovered row by row (JSON Lines).
+ */
+export type FileSchema =
+  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[] }
+  | { readonly kind: 'text'; readonly columns: readonly string[] }
+  | { readonly kind: 'dynamic' };
+
+export interface TypedColumn {
+  readonly name: string;
+  /** The contract type the stored values are, or `unsupported` with what the file holds. */
+  readonly type: ColumnType | { readonly kind: 'unsupported'; readonly detail: string };
+  /** How the file describes the column, for messages, e.g. `INT64 TIMESTAMP(MICROS, UTC)`. */
+  readonly physical: string;
+}
+
+export interface ColumnBatch {
+  /** Row index within the file of the first row of this batch (0-based). */
+  readonly rowStart: number;
+  readonly rowCount: number;
+  /**
+   * Values per requested column. Typed files: decoded values with timestamps and dates as epoch
+   * milliseconds, INT64 as bigint, null for null. Text files: string, or null for an empty
+   * unquoted field. Dynamic files: the JSON value, or undefined where the key is absent.
+   */
+  readonly columns: ReadonlyMap<string, ArrayLike<unknown>>;
+  /**
+   * Rows within this batch that could not be read as a row (a JSON line that is no object, a
+   * ragged CSV row). Their entries in `columns` are undefined and the engine skips them.
+   */
+  readonly unreadableRows?: readonly UnreadableRow[];
+  /** Dynamic files only: every key seen in this batch, for the extra-column check. */
+  readonly keys?: ReadonlySet<string>;
+}
+
+export interface UnreadableRow {
+  /** 0-based row index within the file (the data row, not counting a CSV header). */
+  readonly row: number;
+  /** 1-based line in the file where the row starts. */
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** The file as a whole cannot be read (bad magic, truncated footer, corrupt page). */
+export class UnreadableError extends Error {
+  override readonly name = 'UnreadableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
