@@ -1,4 +1,4 @@
-import type { Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { ColumnSpec, Contract, ContractSchema, SemVer } from './model.js';
 import type { ContractProblem } from './problems.js';
 import { readColumn } from './read-column.js';
@@ -25,13 +25,13 @@ export interface LoadResult {
  */
 export function parseContract(text: string, file: string): LoadResult {
   const reader = new YamlReader(text, file);
-  if (reader.hasErrors || !reader.root) return { problems: reader.problems };
-  const contract = readContract(reader, reader.root);
+  // An empty document has no root but no YAML error either: readContract reports it.
+  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root);
   const problems = [...reader.problems].sort((a, b) => a.line - b.line || a.column - b.column);
   return reader.hasErrors || !contract ? { problems } : { contract, problems };
 }
 
-function readContract(reader: YamlReader, root: Node): Contract | undefined {
+function readContract(reader: YamlReader, root: Node | null): Contract | undefined {
   const entries = reader.map(root, '', CONTRACT_KEYS);
   if (!entries) return undefined;
   const get = (key: string, required = false) => reader.field(entries, root, '', key, required);
@@ -45,11 +45,12 @@ function readContract(reader: YamlReader, root: Node): Contract | undefined {
   const owner = opt(get('owner', true), (n) => readOwner(reader, n));
   const description = opt(get('description'), (n) => reader.string(n, 'description'));
   const produces = opt(get('produces', true), (n) => readProduces(reader, n));
-  const schema = opt(get('schema', true), (n) => readSchema(reader, n));
+  const schemaRead = opt(get('schema', true), (n) => readSchema(reader, n));
+  const schema = schemaRead?.schema;
   const sla = opt(get('sla'), (n) => readSla(reader, n));
   const compat = opt(get('compat'), (n) => readCompat(reader, n)) ?? { mode: 'backward' as const };
   if (name) checkFileName(reader, entries, name, version);
-  if (schema && sla) checkFreshnessColumn(reader, entries, schema, sla.freshnessColumn);
+  if (schemaRead?.schema && sla) checkFreshnessColumn(reader, entries, schemaRead.schema, schemaRead.declared, sla.freshnessColumn);
   if (!name || !version || !owner || !produces || !schema || reader.hasErrors) return undefined;
   return { name, version, status, sunset, owner, description, produces, schema, sla, compat };
 }
@@ -66,7 +67,9 @@ function readName(reader: YamlReader, node: Node | null): string | undefined {
 }
 
 function readVersion(reader: YamlReader, node: Node | null): SemVer | undefined {
-  const text = String(reader.scalar(node, 'version') ?? '');
+  const value = reader.scalar(node, 'version');
+  if (value === undefined) return undefined; // not a single value: already reported
+  const text = String(value ?? '');
   const match = SEMVER.exec(text);
   if (match) return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), text };
   reader.report('invalid_value', 'version', node, `expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found "${text}"`);
@@ -101,7 +104,8 @@ function readProduces(reader: YamlReader, node: Node | null): Contract['produces
   return format && !templateProblem ? { format, partition } : undefined;
 }
 
-function readSchema(reader: YamlReader, node: Node | null): ContractSchema | undefined {
+/** `declared` holds every column name written down, also of columns with other mistakes. */
+function readSchema(reader: YamlReader, node: Node | null): { schema: ContractSchema | undefined; declared: Set<string> } | undefined {
   const entries = reader.map(node, 'schema', ['grain', 'extra_columns', 'columns']);
   if (!entries) return undefined;
   const columnsNode = reader.field(entries, node, 'schema', 'columns', true);
@@ -109,37 +113,58 @@ function readSchema(reader: YamlReader, node: Node | null): ContractSchema | und
   if (items?.length === 0) reader.report('invalid_value', 'schema.columns', columnsNode, 'expected at least one column');
   const read = (items ?? []).map((item, i) => readColumn(reader, item, `schema.columns[${i}]`));
   const columns = read.filter((c): c is ColumnSpec => c !== undefined);
-  checkColumnNames(reader, items ?? [], read);
+  const declared = checkColumnNames(reader, items ?? []);
   const grainNode = reader.field(entries, node, 'schema', 'grain');
   const grain = opt(grainNode, (n) => reader.stringList(n, 'schema.grain')) ?? [];
-  grain.forEach((column, i) => checkColumnExists(reader, columns, column, `schema.grain[${i}]`, grainNode));
+  grain.forEach((column, i) => checkColumnExists(reader, declared, column, `schema.grain[${i}]`, itemAt(reader, grainNode, i) ?? grainNode));
   for (const [i, column] of read.entries()) {
-    if (column?.requiredWhen) checkColumnExists(reader, columns, column.requiredWhen.column, `schema.columns[${i}].required_when.column`, items?.[i] ?? null);
+    const where = child(reader, child(reader, items?.[i], 'required_when'), 'column') ?? items?.[i];
+    if (column?.requiredWhen) checkColumnExists(reader, declared, column.requiredWhen.column, `schema.columns[${i}].required_when.column`, where);
   }
   const extra = opt(reader.field(entries, node, 'schema', 'extra_columns'), (n) => reader.oneOf(n, 'schema.extra_columns', ['allow', 'reject'] as const));
-  return items ? { grain, extraColumns: extra ?? 'allow', columns } : undefined;
+  return { schema: items ? { grain, extraColumns: extra ?? 'allow', columns } : undefined, declared };
 }
 
-function checkColumnNames(reader: YamlReader, items: (Node | null)[], columns: (ColumnSpec | undefined)[]): void {
+/** Reports a column name declared twice and returns every declared name. */
+function checkColumnNames(reader: YamlReader, items: (Node | null)[]): Set<string> {
   const seen = new Set<string>();
-  columns.forEach((column, i) => {
-    if (!column) return;
-    if (seen.has(column.name)) reader.report('duplicate_column', `schema.columns[${i}].name`, items[i] ?? null, `column "${column.name}" is declared twice`);
-    seen.add(column.name);
+  items.forEach((item, i) => {
+    const node = child(reader, item, 'name');
+    const name = node && isScalar(node) ? node.value : undefined;
+    if (typeof name !== 'string' || name === '') return;
+    if (seen.has(name)) reader.report('duplicate_column', `schema.columns[${i}].name`, node, `column "${name}" is declared twice`);
+    seen.add(name);
   });
+  return seen;
 }
 
-function checkColumnExists(reader: YamlReader, columns: readonly ColumnSpec[], name: string, path: string, node: Node | null | undefined): void {
-  if (columns.some((c) => c.name === name)) return;
+/** A column with another mistake is still declared: naming it is not a second mistake. */
+function checkColumnExists(reader: YamlReader, declared: ReadonlySet<string>, name: string, path: string, node: Node | null | undefined): void {
+  if (declared.has(name)) return;
   reader.report('unknown_column', path, node, `"${name}" is not a column of schema.columns`);
 }
 
-function checkFreshnessColumn(reader: YamlReader, entries: Entries, schema: ContractSchema, name: string | undefined): void {
+/** The value node under `key` of a mapping node, to place a problem; undefined when there is none. */
+function child(reader: YamlReader, node: Node | null | undefined, key: string): Node | undefined {
+  const map = reader.resolve(node);
+  if (!map || !isMap(map)) return undefined;
+  const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  return reader.resolve(pair?.value as Node | null | undefined) ?? undefined;
+}
+
+function itemAt(reader: YamlReader, node: Node | null | undefined, index: number): Node | undefined {
+  const seq = reader.resolve(node);
+  return seq && isSeq(seq) ? reader.resolve(seq.items[index] as Node | null | undefined) ?? undefined : undefined;
+}
+
+function checkFreshnessColumn(reader: YamlReader, entries: Entries, schema: ContractSchema, declared: ReadonlySet<string>, name: string | undefined): void {
   if (name === undefined) return;
-  const node = entries.get('sla')?.value;
+  const slaNode = entries.get('sla')?.value;
+  const node = child(reader, slaNode, 'freshness_column') ?? slaNode;
   const column = schema.columns.find((c) => c.name === name);
-  if (!column) reader.report('unknown_column', 'sla.freshness_column', node, `"${name}" is not a column of schema.columns`);
-  else if (column.type.kind !== 'timestamp' && column.type.kind !== 'date' && column.type.kind !== 'timestamp_ntz') {
+  if (!column) {
+    if (!declared.has(name)) reader.report('unknown_column', 'sla.freshness_column', node, `"${name}" is not a column of schema.columns`);
+  } else if (column.type.kind !== 'timestamp' && column.type.kind !== 'date' && column.type.kind !== 'timestamp_ntz') {
     reader.report('rule_not_for_type', 'sla.freshness_column', node, `freshness needs a date or timestamp column; "${name}" is ${column.typeText}`);
   }
 }

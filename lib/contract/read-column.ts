@@ -23,17 +23,13 @@ export function readColumn(reader: YamlReader, node: Node | null, path: string):
   } else if (typeText !== undefined && !type) {
     reader.report('invalid_value', `${path}.type`, typeNode, `unknown type "${typeText}"; expected string, int32, int64, float32, float64, decimal(p,s) with 1 <= p <= 38 and s <= p, boolean, date, timestamp, timestamp_ntz or binary`);
   }
+  // Keys that do not depend on the type are checked even when the name or type is wrong.
+  const required = readOptional(get('required'), (n) => reader.boolean(n, `${path}.required`)) ?? false;
+  const unique = readOptional(get('unique'), (n) => reader.boolean(n, `${path}.unique`)) ?? false;
+  const description = readOptional(get('description'), (n) => reader.string(n, `${path}.description`));
+  const requiredWhen = readRequiredWhen(reader, entries, path);
   if (name === undefined || type === undefined || typeText === undefined) return undefined;
-  return {
-    name,
-    type,
-    typeText,
-    required: readOptional(get('required'), (n) => reader.boolean(n, `${path}.required`)) ?? false,
-    unique: readOptional(get('unique'), (n) => reader.boolean(n, `${path}.unique`)) ?? false,
-    description: readOptional(get('description'), (n) => reader.string(n, `${path}.description`)),
-    ...readRequiredWhen(reader, entries, path),
-    ...readRules(reader, entries, path, type),
-  };
+  return { name, type, typeText, required, unique, description, ...requiredWhen, ...readRules(reader, entries, path, type) };
 }
 
 function readOptional<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {

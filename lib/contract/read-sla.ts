@@ -21,10 +21,11 @@ export function readSla(reader: YamlReader, node: Node | null): Sla | undefined 
   const freshnessColumn = read('freshness_column', (n, p) => reader.string(n, p));
   const minRows = read('min_rows', (n, p) => reader.number(n, p, { integer: true, min: 0 }));
   const maxRows = read('max_rows', (n, p) => reader.number(n, p, { integer: true, min: 0 }));
-  if (maxLagHours !== undefined && freshnessColumn === undefined) {
+  // A key that is present but wrong was reported already: only an absent one is missing.
+  if (maxLagHours !== undefined && get('freshness_column') === undefined) {
     reader.report('freshness_column_missing', 'sla.max_lag_hours', get('max_lag_hours'), 'max_lag_hours needs freshness_column: the timestamp column whose newest value is compared with now');
   }
-  if (arrivalBy !== undefined && timezone === undefined) {
+  if (arrivalBy !== undefined && get('timezone') === undefined) {
     reader.report('missing_key', 'sla.timezone', node, 'arrival_by needs a timezone (an IANA name such as Europe/Berlin)');
   }
   if (minRows !== undefined && maxRows !== undefined && minRows > maxRows) {

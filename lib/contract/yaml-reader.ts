@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node } from 'yaml';
 import { didYouMean } from './did-you-mean.js';
 import type { ContractProblem, ProblemCode } from './problems.js';
 
@@ -20,9 +20,11 @@ export class YamlReader {
   private readonly doc: Document | undefined;
 
   constructor(private readonly text: string, readonly file: string) {
-    if (text.length > MAX_CONTRACT_BYTES) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > MAX_CONTRACT_BYTES) {
       this.root = null;
-      this.report('too_large', '', null, `the file is ${text.length} bytes; a contract may be at most ${MAX_CONTRACT_BYTES}`);
+      this.lines.addNewLine(0); // nothing was parsed: without a first line, positions would be 0:0
+      this.report('too_large', '', null, `the file is ${bytes} bytes; a contract may be at most ${MAX_CONTRACT_BYTES}`);
       return;
     }
     this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
@@ -80,7 +82,7 @@ export class YamlReader {
         this.report('unknown_key', join(path, key), keyNode, `unknown key "${key}"; ${expected}`);
         continue;
       }
-      entries.set(key, { key: keyNode, value: this.resolve(pair.value as Node | null) });
+      entries.set(key, { key: keyNode, value: this.resolve(pair.value as Node | null) ?? emptyValueAfter(keyNode) });
     }
     return entries;
   }
@@ -158,6 +160,14 @@ export class YamlReader {
 
 export function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
+}
+
+/** A key without a value (`{ team }`) has no value node; this stands in for it, placed where the value belongs. */
+function emptyValueAfter(key: Node): Node {
+  const end = key.range?.[1] ?? 0;
+  const empty = new Scalar(null);
+  empty.range = [end, end, end];
+  return empty;
 }
 
 function countAliases(doc: Document): number {

@@ -13,7 +13,9 @@ export function byteSourceFromBytes(bytes: Uint8Array): ByteSource {
   return {
     byteLength: bytes.byteLength,
     slice(start, end = bytes.byteLength) {
-      const copy = bytes.slice(start, end);
+      // A copy, not a view: Node's Buffer#slice shares memory and a view's .buffer is the pool.
+      const copy = new Uint8Array(Math.max(0, Math.min(end, bytes.byteLength) - start));
+      copy.set(bytes.subarray(start, end));
       return copy.buffer;
     },
   };

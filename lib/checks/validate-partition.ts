@@ -1,0 +1,80 @@
+import { GateError } from '../errors.js';
+import type { ByteSource } from '../formats/byte-source.js';
+import { openTable } from '../formats/open-table.js';
+import { UnreadableError } from '../formats/table-file.js';
+import type { FileSummary, Report } from '../report/report.js';
+import type { CheckPlan } from './check-plan.js';
+import { checkBatch } from './check-batch.js';
+import { checkPartitionRules } from './partition-rules.js';
+import { PartitionState } from './partition-state.js';
+import { checkFileSchema, logExtraColumns } from './schema-check.js';
+
+/** One file of a partition, opened only when its turn comes so open handles stay few. */
+export interface PartitionFile {
+  /** How the file is named in the report: a path or an object key. */
+  readonly path: string;
+  readonly byteLength: number;
+  open(): Promise<OpenedFile>;
+}
+
+export interface OpenedFile {
+  readonly source: ByteSource;
+  close(): Promise<void>;
+}
+
+export interface Progress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly rowsRead: number;
+}
+
+export interface ValidateOptions {
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Validates the files of one partition together against a check plan. Data problems become
+ * violations in the report; only a failure to reach the bytes (storage) throws.
+ */
+export async function validatePartition(plan: CheckPlan, files: readonly PartitionFile[], options: ValidateOptions = {}): Promise<Report> {
+  const state = new PartitionState(plan, files.map((f) => f.path));
+  const summaries: FileSummary[] = [];
+  for (const [index, file] of files.entries()) {
+    const rowsBefore = state.rows;
+    const progress = () => options.onProgress?.({ filesDone: index, filesTotal: files.length, rowsRead: state.rows });
+    await validateFile(state, file, index, progress);
+    summaries.push({ path: file.path, rows: state.rows - rowsBefore, bytes: file.byteLength });
+    options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, rowsRead: state.rows });
+  }
+  checkPartitionRules(state);
+  const violations = state.log.violations();
+  return {
+    status: violations.length === 0 ? 'pass' : 'fail',
+    contract: plan.contract,
+    rows: state.rows,
+    files: summaries,
+    violations,
+    checked_at: new Date(plan.now).toISOString().replace('.000Z', 'Z'),
+  };
+}
+
+async function validateFile(state: PartitionState, file: PartitionFile, index: number, progress: () => void): Promise<void> {
+  const opened = await file.open();
+  try {
+    const table = openTable(state.plan.format, opened.source);
+    const columns = checkFileSchema(state.plan, await table.schema(), file.path, state.log);
+    const keys = new Set<string>();
+    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name))) {
+      checkBatch(state, columns, file.path, index, batch);
+      batch.keys?.forEach((key) => keys.add(key));
+      progress();
+    }
+    logExtraColumns(state.plan, keys, file.path, state.log);
+  } catch (error) {
+    if (error instanceof GateError) throw error;
+    const reason = error instanceof UnreadableError ? error.message : `the reader failed: ${error instanceof Error ? error.message : String(error)}`;
+    state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: file.path, row: null, value: reason });
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,73 @@
+import { isTemporalType, type ColumnType } from '../contract/column-type.js';
+import type { ColumnSpec } from '../contract/model.js';
+import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import type { RuleId } from '../report/report.js';
+
+/** One rule on one column's non-null values; `fails` sees values already coerced to the type. */
+export interface ValueRule {
+  readonly rule: RuleId;
+  /** Message template for the final report; `{count}` and `{one|many}` are filled in. */
+  readonly detail: string;
+  readonly fails: (value: unknown) => boolean;
+}
+
+/** Compiles a column's value rules once, so the per-row work is one call per rule. */
+export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
+  const rows = `{count} {row|rows} of ${column.name}`;
+  const rules: ValueRule[] = [];
+  if (column.enum) {
+    const allowed = new Set<unknown>(column.enum);
+    rules.push({ rule: 'enum', detail: `${rows} {has|have} a value not in [${column.enum.join(', ')}]`, fails: (v) => !allowed.has(v) });
+  }
+  if (column.min !== undefined) {
+    const min = column.min;
+    rules.push({ rule: 'min', detail: `${rows} {is|are} below the minimum ${formatBound(min, column.type)}`, fails: (v) => !((v as number) >= min) });
+  }
+  if (column.max !== undefined) {
+    const max = column.max;
+    rules.push({ rule: 'max', detail: `${rows} {is|are} above the maximum ${formatBound(max, column.type)}`, fails: (v) => !((v as number) <= max) });
+  }
+  if (column.pattern !== undefined) {
+    const regex = new RegExp(column.pattern, 'u');
+    rules.push({ rule: 'pattern', detail: `${rows} {does|do} not match /${column.pattern}/`, fails: (v) => !regex.test(v as string) });
+  }
+  if (column.minLength !== undefined || column.maxLength !== undefined) {
+    rules.push(lengthRule(column, rows));
+  }
+  if (column.notInFuture) {
+    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than the check time ${formatTimestamp(now)}`, fails: (v) => (v as number) > now });
+  }
+  return rules;
+}
+
+function lengthRule(column: ColumnSpec, rows: string): ValueRule {
+  const min = column.minLength ?? 0;
+  const max = column.maxLength ?? Infinity;
+  const range = column.maxLength === undefined ? `at least ${min}` : column.minLength === undefined ? `at most ${max}` : `${min} to ${max}`;
+  return {
+    rule: 'length',
+    detail: `${rows} {is|are} not ${range} characters long`,
+    fails: (v) => {
+      const text = v as string;
+      // UTF-16 length bounds the code-point count from above and at most doubles it, so
+      // counting code points is needed only near the bounds.
+      if (text.length <= max && text.length >= 2 * min) return false;
+      const points = countCodePoints(text);
+      return points < min || points > max;
+    },
+  };
+}
+
+function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdbff) count++;
+  }
+  return count;
+}
+
+export function formatBound(bound: number, type: ColumnType): string {
+  if (!isTemporalType(type)) return String(bound);
+  return type.kind === 'date' ? formatDate(bound) : formatTimestamp(bound);
+}

@@ -1,0 +1,58 @@
+import { MAX_SAMPLES, RULE_ORDER, type RuleId, type Sample, type Violation } from '../report/report.js';
+
+interface Entry {
+  readonly rule: RuleId;
+  readonly column: string | undefined;
+  count: number;
+  readonly samples: Sample[];
+  detail: string;
+}
+
+/**
+ * Collects violations as counts plus the first few samples, so memory stays bounded however many
+ * rows break a rule. Messages are written once at the end, from the final counts.
+ */
+export class ViolationLog {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly columnOrder: readonly string[]) {}
+
+  /**
+   * Adds one occurrence. `detail` is the message template; occurrences with the same rule and
+   * column but another template (an unreadable file vs. an unreadable line) are kept apart.
+   */
+  add(rule: RuleId, column: string | undefined, detail: string, sample: Sample): void {
+    this.addTotal(rule, column, detail, 1, [sample]);
+  }
+
+  addTotal(rule: RuleId, column: string | undefined, detail: string, count: number, samples: readonly Sample[]): void {
+    const key = `${rule}\u0000${column ?? ''}\u0000${detail}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { rule, column, count: 0, samples: [], detail };
+      this.entries.set(key, entry);
+    }
+    entry.count += count;
+    for (const sample of samples) if (entry.samples.length < MAX_SAMPLES) entry.samples.push(sample);
+  }
+
+  get isEmpty(): boolean {
+    return this.entries.size === 0;
+  }
+
+  violations(): Violation[] {
+    const rank = (entry: Entry) => {
+      const index = entry.column === undefined ? -1 : this.columnOrder.indexOf(entry.column);
+      return index === -1 && entry.column !== undefined ? this.columnOrder.length : index;
+    };
+    return [...this.entries.values()]
+      .sort((a, b) => RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule) || rank(a) - rank(b) || (a.column ?? '').localeCompare(b.column ?? ''))
+      .map((entry) => ({
+        rule: entry.rule,
+        ...(entry.column === undefined ? {} : { column: entry.column }),
+        count: entry.count,
+        message: entry.detail.replaceAll('{count}', String(entry.count)).replace(/\{(\w+)\|(\w+)\}/g, (_, one, many) => (entry.count === 1 ? one : many)),
+        samples: entry.samples,
+      }));
+  }
+}

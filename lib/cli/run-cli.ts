@@ -1,0 +1,47 @@
+import { GateError } from '../errors.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { demoCommand } from './demo-command.js';
+import { lintCommand } from './lint-command.js';
+import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
+
+const USAGE = `contract-gate: make a data contract something a publish fails on
+
+usage:
+  ${VALIDATE_USAGE}
+      check a partition (files or directories) against a contract; exit 0 pass, 1 violated, 2 cannot run
+  contract-gate lint <contract>...
+      check contract files alone; exit 0 clean, 2 with errors
+  contract-gate demo
+      validate the good and the bad example partitions shipped in contracts/examples
+`;
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = { validate: validateCommand, lint: lintCommand, demo: demoCommand };
+
+/** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout(USAGE);
+    return name === undefined ? EXIT.cannotProceed : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`contract-gate: unknown command "${name}"\n\n${USAGE}`);
+    return EXIT.cannotProceed;
+  }
+  try {
+    return await command(args, io);
+  } catch (error) {
+    io.stderr(`contract-gate ${name}: ${describeFailure(error)}\n`);
+    return EXIT.cannotProceed;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof GateError) return error.message;
+  // parseArgs reports unknown or malformed options with a code of its own.
+  if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) return error.message;
+  return `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}

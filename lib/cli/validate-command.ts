@@ -1,0 +1,40 @@
+import { parseArgs } from 'node:util';
+import { buildCheckPlan } from '../checks/check-plan.js';
+import { validatePartition } from '../checks/validate-partition.js';
+import { GateError } from '../errors.js';
+import type { Report } from '../report/report.js';
+import { formatTextReport } from '../report/text-report.js';
+import { localPartitionFiles } from '../storage/local-files.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { requireContract } from './contract-file.js';
+import { parseNow } from './parse-now.js';
+import { progressLine } from './progress-line.js';
+
+export const VALIDATE_USAGE = 'contract-gate validate --contract <file> <path>... [--format text|json] [--now <ISO-8601>]';
+
+/** `validate`: checks local files against a contract and prints the verdict. */
+export async function validateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { contract: { type: 'string' }, format: { type: 'string', default: 'text' }, now: { type: 'string' } },
+  });
+  if (!values.contract) throw new GateError('bad_arguments', `--contract is required\nusage: ${VALIDATE_USAGE}`);
+  if (positionals.length === 0) throw new GateError('bad_arguments', `name at least one file or directory to validate\nusage: ${VALIDATE_USAGE}`);
+  const format = values.format;
+  if (format !== 'text' && format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${format}"`);
+  const report = await runValidation(values.contract, positionals, parseNow(values.now), format === 'text' ? io : { ...io, isTTY: false }, io.stderr);
+  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatTextReport(report));
+  return report.status === 'pass' ? EXIT.ok : EXIT.violated;
+}
+
+export async function runValidation(contractPath: string, paths: readonly string[], now: number, io: CliIo, warn: (text: string) => void): Promise<Report> {
+  const contract = await requireContract(contractPath, warn);
+  const files = await localPartitionFiles(paths);
+  const progress = progressLine(io);
+  try {
+    return await validatePartition(buildCheckPlan(contract, now), files, { onProgress: progress.update });
+  } finally {
+    progress.clear();
+  }
+}

@@ -1,0 +1,134 @@
+import type { ByteSource } from './byte-source.js';
+import { UnreadableError } from './table-file.js';
+
+/** Text readers pull the source in pieces of this size, so a file is never read whole. */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * A sliding window over a ByteSource. Each refill drops what the caller has finished with and
+ * appends the next chunk, so a record that straddles chunks ends up contiguous without being
+ * re-read or re-scanned. The backing store is reused and only grows to fit the longest record
+ * kept, which the caller bounds.
+ */
+export class ChunkWindow {
+  /** The buffered bytes. Indexes into it, and views of it, are valid until the next refill. */
+  bytes: Uint8Array = new Uint8Array(0);
+  private store: Uint8Array = new Uint8Array(0);
+  private offset = 0;
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly chunkBytes: number = DEFAULT_CHUNK_BYTES,
+  ) {}
+
+  /**
+   * Keeps bytes from `keepFrom` on and appends the next chunk. Returns how far the kept bytes
+   * moved towards the start (subtract it from held indexes), or -1 at the end of the source.
+   */
+  async refill(keepFrom: number): Promise<number> {
+    const remaining = this.source.byteLength - this.offset;
+    if (remaining <= 0) return -1;
+    const want = Math.min(this.chunkBytes, remaining);
+    const chunk = new Uint8Array(await this.source.slice(this.offset, this.offset + want));
+    if (chunk.byteLength === 0) {
+      throw new UnreadableError(`reading at byte ${this.offset} returned no bytes before the end of the file`);
+    }
+    const piece = chunk.byteLength > want ? chunk.subarray(0, want) : chunk;
+    const kept = this.keep(keepFrom, piece.byteLength);
+    this.store.set(piece, kept);
+    this.bytes = this.store.subarray(0, kept + piece.byteLength);
+    this.offset += piece.byteLength;
+    return keepFrom;
+  }
+
+  /** Moves the kept tail to the front of a store with room for `extra` more bytes. */
+  private keep(keepFrom: number, extra: number): number {
+    const kept = this.bytes.length - keepFrom;
+    if (kept + extra > this.store.length) {
+      // Doubling keeps a long record's many refills linear instead of quadratic in copying.
+      const bigger = new Uint8Array(Math.max(kept + extra, this.store.length * 2));
+      bigger.set(this.bytes.subarray(keepFrom));
+      this.store = bigger;
+    } else if (kept > 0 && keepFrom > 0) {
+      this.store.copyWithin(0, keepFrom, keepFrom + kept);
+    }
+    return kept;
+  }
+}
+
+/** Fills enough of the window to see a UTF-8 byte order mark; returns where content starts. */
+export async function contentStart(window: ChunkWindow): Promise<number> {
+  while (window.bytes.length < 3 && (await window.refill(0)) >= 0) {
+    // A tiny chunk size may need several reads to hold three bytes.
+  }
+  const b = window.bytes;
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+}
+
+/** Receives lines as the scanner finds them; `bytes` is only valid during the call. */
+export interface LineSink {
+  line(lineNumber: number, bytes: Uint8Array): void;
+  tooLong(lineNumber: number): void;
+}
+
+/**
+ * Splits a source into lines (LF, with a trailing CR dropped) chunk by chunk. A line longer
+ * than the limit is reported and skipped without being buffered, so one enormous line cannot
+ * exhaust memory.
+ */
+export class LineScanner {
+  private lineNumber = 1;
+  private start = 0;
+  private skipping = false;
+
+  constructor(
+    private readonly window: ChunkWindow,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  async begin(): Promise<void> {
+    this.start = await contentStart(this.window);
+  }
+
+  /** Hands every complete line in the window to the sink. */
+  scan(sink: LineSink): void {
+    const b = this.window.bytes;
+    let newline = b.indexOf(LF, this.start);
+    while (newline !== -1) {
+      this.emit(b, newline, sink);
+      this.start = newline + 1;
+      this.lineNumber++;
+      newline = b.indexOf(LF, this.start);
+    }
+  }
+
+  /** Reads the next chunk; false at the end of the source. */
+  async refill(): Promise<boolean> {
+    const length = this.window.bytes.length;
+    if (!this.skipping && length - this.start > this.maxLineBytes) this.skipping = true;
+    const shift = await this.window.refill(this.skipping ? length : this.start);
+    if (shift < 0) return false;
+    this.start = this.skipping ? 0 : this.start - shift;
+    return true;
+  }
+
+  /** Hands over a last line that has no newline after it. */
+  finish(sink: LineSink): void {
+    const length = this.window.bytes.length;
+    if (this.skipping || this.start < length) this.emit(this.window.bytes, length, sink);
+  }
+
+  private emit(b: Uint8Array, newline: number, sink: LineSink): void {
+    if (this.skipping) {
+      this.skipping = false;
+      sink.tooLong(this.lineNumber);
+      return;
+    }
+    const end = newline > this.start && b[newline - 1] === CR ? newline - 1 : newline;
+    if (end - this.start > this.maxLineBytes) sink.tooLong(this.lineNumber);
+    else sink.line(this.lineNumber, b.subarray(this.start, end));
+  }
+}

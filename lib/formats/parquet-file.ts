@@ -1,0 +1,93 @@
+import { parquetMetadataAsync, parquetRead, parquetSchema, type ColumnData, type FileMetaData, type ParquetParsers } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import type { ByteSource } from './byte-source.js';
+import { describeElement, storedType } from './parquet-types.js';
+import { UnreadableError, type ColumnBatch, type FileSchema, type TableFile, type TypedColumn } from './table-file.js';
+
+/** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
+const NUMERIC_TIME: Partial<ParquetParsers> = {
+  timestampFromMilliseconds: (millis) => Number(millis),
+  timestampFromMicroseconds: (micros) => Number(micros) / 1_000,
+  timestampFromNanoseconds: (nanos) => Number(nanos) / 1_000_000,
+  dateFromDays: (days) => days * 86_400_000,
+};
+
+/** Reads a Parquet file one row group at a time, decoding only the requested columns. */
+export function openParquetFile(source: ByteSource): TableFile {
+  let metadata: Promise<FileMetaData> | undefined;
+  const loadMetadata = () => (metadata ??= readMetadata(source));
+  return {
+    async schema() {
+      return typedSchema(await loadMetadata());
+    },
+    async *batches(columns) {
+      const meta = await loadMetadata();
+      const readable = new Set(typedSchema(meta).columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
+      const wanted = columns.filter((name) => readable.has(name));
+      let rowStart = 0;
+      for (const group of meta.row_groups) {
+        const rowCount = Number(group.num_rows);
+        yield await readRowGroup(source, meta, wanted, rowStart, rowCount);
+        rowStart += rowCount;
+      }
+    },
+  };
+}
+
+async function readMetadata(source: ByteSource): Promise<FileMetaData> {
+  if (source.byteLength < 12) throw new UnreadableError(`not a Parquet file: ${source.byteLength} bytes is shorter than the smallest Parquet file`);
+  try {
+    return await parquetMetadataAsync(source, { parsers: NUMERIC_TIME });
+  } catch (error) {
+    throw new UnreadableError(`cannot read the Parquet footer: ${reason(error)}`, { cause: error });
+  }
+}
+
+function typedSchema(metadata: FileMetaData): FileSchema & { kind: 'typed' } {
+  const root = parquetSchema(metadata);
+  const columns: TypedColumn[] = root.children.map((child) => ({
+    name: child.element.name,
+    type: child.children.length > 0 ? { kind: 'unsupported', detail: 'a nested group' } : storedType(child.element),
+    physical: describeElement(child.element, child.children.length),
+  }));
+  return { kind: 'typed', columns };
+}
+
+async function readRowGroup(source: ByteSource, metadata: FileMetaData, columns: string[], rowStart: number, rowCount: number): Promise<ColumnBatch> {
+  const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
+  if (columns.length > 0 && rowCount > 0) {
+    try {
+      await parquetRead({
+        file: source, metadata, columns, rowStart, rowEnd: rowStart + rowCount,
+        compressors, parsers: NUMERIC_TIME, utf8: true,
+        onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
+      });
+    } catch (error) {
+      throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
+    }
+  }
+  const values = new Map<string, ArrayLike<unknown>>();
+  for (const [name, chunks] of pieces) values.set(name, assemble(name, chunks, rowStart, rowCount));
+  return { rowStart, rowCount, columns: values };
+}
+
+/** Joins the page-sized pieces of one column into one array covering exactly the row group. */
+function assemble(name: string, chunks: ColumnData[], rowStart: number, rowCount: number): ArrayLike<unknown> {
+  const only = chunks[0];
+  if (chunks.length === 1 && only && only.rowStart === rowStart && only.columnData.length === rowCount) return only.columnData;
+  const out = new Array<unknown>(rowCount);
+  let filled = 0;
+  for (const chunk of chunks) {
+    const from = Math.max(chunk.rowStart, rowStart);
+    const to = Math.min(chunk.rowStart + chunk.columnData.length, rowStart + rowCount);
+    for (let row = from; row < to; row++) out[row - rowStart] = chunk.columnData[row - chunk.rowStart];
+    filled += Math.max(0, to - from);
+  }
+  if (filled !== rowCount) throw new UnreadableError(`column "${name}" has ${filled} values in rows ${rowStart}-${rowStart + rowCount - 1}; expected ${rowCount}`);
+  return out;
+}
+
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^parquet /, '');
+}

@@ -1,0 +1,63 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PartitionFile } from '../checks/validate-partition.js';
+import { GateError } from '../errors.js';
+import type { ByteSource } from '../formats/byte-source.js';
+
+/**
+ * Expands CLI paths into the files of a partition: a file stands for itself, a directory for
+ * every file below it whose name does not start with `_` or `.` (markers and hidden files).
+ * Every other file is data, so a stray file is reported as unreadable rather than skipped.
+ */
+export async function localPartitionFiles(paths: readonly string[]): Promise<PartitionFile[]> {
+  const files: PartitionFile[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch((error: unknown) => {
+      throw new GateError('path_not_found', `${path}: no such file or directory`, { cause: error, context: { path } });
+    });
+    const found = info.isDirectory() ? await listDirectory(path) : [{ path, size: info.size }];
+    files.push(...found.map(({ path: file, size }) => localPartitionFile(file, size)));
+  }
+  return files;
+}
+
+async function listDirectory(dir: string): Promise<{ path: string; size: number }[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const found: { path: string; size: number }[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await listDirectory(path)));
+    else if (entry.isFile()) found.push({ path, size: (await stat(path)).size });
+  }
+  return found;
+}
+
+export function localPartitionFile(path: string, byteLength: number): PartitionFile {
+  return {
+    path,
+    byteLength,
+    async open() {
+      const handle = await open(path, 'r');
+      const source: ByteSource = {
+        byteLength,
+        async slice(start, end = byteLength) {
+          const length = Math.max(0, Math.min(end, byteLength) - start);
+          const buffer = new Uint8Array(length);
+          let done = 0;
+          try {
+            while (done < length) {
+              const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
+              if (bytesRead === 0) break;
+              done += bytesRead;
+            }
+          } catch (error) {
+            throw new GateError('storage_failed', `${path}: cannot read bytes ${start}-${end}`, { cause: error, context: { path } });
+          }
+          return buffer.buffer;
+        },
+      };
+      return { source, close: () => handle.close() };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { parseContract } from '../../lib/contract/load-contract.js';
+import { formatProblem } from '../../lib/contract/problems.js';
+
+const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url));
+const schemaFile = `${contractsDir}contract.schema.json`;
+const contractFiles = readdirSync(contractsDir).filter((file) => /\.ya?ml$/.test(file)).sort();
+
+// strict: the schema uses no keyword ajv does not know and declares every type it constrains.
+const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync(schemaFile, 'utf8')) as object,
+);
+
+function schemaErrors(text: string): string[] {
+  if (validate(parse(text))) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
+}
+
+describe('the contracts directory', () => {
+  it('holds at least one contract', () => {
+    expect(contractFiles).not.toEqual([]);
+  });
+
+  for (const file of contractFiles) {
+    describe(file, () => {
+      const text = readFileSync(`${contractsDir}${file}`, 'utf8');
+
+      it('loads with no problems', () => {
+        const result = parseContract(text, `contracts/${file}`);
+        expect(result.problems.map(formatProblem)).toEqual([]);
+        expect(result.contract).toBeDefined();
+      });
+
+      it('validates against contract.schema.json', () => {
+        expect(schemaErrors(text)).toEqual([]);
+      });
+
+      it('points editors at contract.schema.json on its first line', () => {
+        expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./contract.schema.json');
+      });
+    });
+  }
+});
+
+/** The schema must never be stricter than the loader: whatever loads must validate. */
+describe('contract.schema.json', () => {
+  const base = [
+    'name: orders',
+    'version: 1.0.0',
+    'owner: { team: orders-platform, notify: [oncall@example.com] }',
+    'produces: { format: csv }',
+    'schema:',
+    '  columns:',
+    '    - { name: status, type: string }',
+  ];
+  const withLines = (...lines: string[]) => [...base, ...lines].join('\n') + '\n';
+
+  it.each([
+    ['a contract with only the required keys', withLines()],
+    ['a decimal type written with spaces', withLines('    - { name: amount, type: "decimal( 12 , 2 )", min: 0.5, max: 100 }')],
+    ['timestamp bounds with a space, an offset or only a date', withLines('    - { name: at, type: timestamp_ntz, min: 2020-01-01, max: "2030-01-01 10:00:00.5+0100", not_in_future: true }')],
+    ['required_when values of mixed types', withLines('    - { name: refund, type: float64, required_when: { column: status, in: [cancelled, 3, true] } }')],
+    ['a deprecated version with a sunset date', withLines('status: deprecated', 'sunset: 2026-06-30')],
+    ['an empty grain, an empty sla and an empty compat', withLines('  grain: []', 'sla: {}', 'compat: {}')],
+    ['a partition template with an hour and a literal', withLines('  extra_columns: reject').replace('{ format: csv }', '{ format: jsonl, partition: "dt={ds}/hr={hh}/region=eu-1" }')],
+  ])('accepts %s, as the loader does', (_what, text) => {
+    expect(parseContract(text, 'contracts/orders.v1.yaml').problems).toEqual([]);
+    expect(schemaErrors(text)).toEqual([]);
+  });
+
+  it.each([
+    ['a deprecated version without a sunset date', withLines('status: deprecated')],
+    ['a numeric bound on a string column', withLines('    - { name: code, type: string, min: 1 }')],
+    ['enum on a numeric column', withLines('    - { name: qty, type: int32, enum: [a] }')],
+    ['a text bound on a numeric column', withLines('    - { name: qty, type: int32, min: "1" }')],
+    ['a timestamp bound on a date column', withLines('    - { name: day, type: date, min: "2020-01-01T00:00" }')],
+    ['max_lag_hours without freshness_column', withLines('sla: { max_lag_hours: 26 }')],
+    ['arrival_by without timezone', withLines('sla: { arrival_by: "06:00" }')],
+    ['a partition template without {ds}', withLines().replace('{ format: csv }', '{ format: csv, partition: "hr={hh}" }')],
+    ['an unknown key', withLines('owners: x')],
+  ])('rejects %s, as the loader does', (_what, text) => {
+    expect(parseContract(text, 'contracts/orders.v1.yaml').problems).not.toEqual([]);
+    expect(schemaErrors(text)).not.toEqual([]);
+  });
+});
