@@ -20,7 +20,8 @@ export class YamlReader {
   private readonly doc: Document | undefined;
 
   constructor(private readonly text: string, readonly file: string) {
-    const bytes = Buffer.byteLength(text, 'utf8');
+    // A UTF-8 character is at most 3 bytes per UTF-16 unit: skip encoding text that is surely small.
+    const bytes = text.length * 3 <= MAX_CONTRACT_BYTES ? text.length : new TextEncoder().encode(text).byteLength;
     if (bytes > MAX_CONTRACT_BYTES) {
       this.root = null;
       this.lines.addNewLine(0); // nothing was parsed: without a first line, positions would be 0:0
@@ -186,6 +187,11 @@ function describeNode(node: Node | null): string {
 
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
-  if (typeof value === 'string') return value === '' ? 'an empty string' : `"${value}"`;
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `"${shorten(value)}"`;
+  return `${typeof value} ${shorten(String(value))}`;
+}
+
+/** Messages quote values; a 500 KB value would drown the message. */
+function shorten(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -2,7 +2,8 @@ import { parquetMetadataAsync, parquetRead, parquetSchema, type ColumnData, type
 import { compressors } from 'hyparquet-compressors';
 import type { ByteSource } from './byte-source.js';
 import { describeElement, storedType } from './parquet-types.js';
-import { UnreadableError, type ColumnBatch, type FileSchema, type TableFile, type TypedColumn } from './table-file.js';
+import { chunkStatistics } from './parquet-statistics.js';
+import { UnreadableError, type ColumnBatch, type FileSchema, type RowGroupInfo, type TableFile, type TypedColumn } from './table-file.js';
 
 /** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
 const NUMERIC_TIME: Partial<ParquetParsers> = {
@@ -20,15 +21,13 @@ export function openParquetFile(source: ByteSource): TableFile {
     async schema() {
       return typedSchema(await loadMetadata());
     },
-    async *batches(columns) {
+    async *batches(columns, select) {
       const meta = await loadMetadata();
       const readable = new Set(typedSchema(meta).columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
       const wanted = columns.filter((name) => readable.has(name));
-      let rowStart = 0;
-      for (const group of meta.row_groups) {
-        const rowCount = Number(group.num_rows);
-        yield await readRowGroup(source, meta, wanted, rowStart, rowCount);
-        rowStart += rowCount;
+      for (const group of rowGroups(meta, new Set(wanted))) {
+        const chosen = select ? select(group).filter((name) => readable.has(name)) : wanted;
+        yield await readRowGroup(source, meta, chosen, group);
       }
     },
   };
@@ -53,12 +52,13 @@ function typedSchema(metadata: FileMetaData): FileSchema & { kind: 'typed' } {
   return { kind: 'typed', columns };
 }
 
-async function readRowGroup(source: ByteSource, metadata: FileMetaData, columns: string[], rowStart: number, rowCount: number): Promise<ColumnBatch> {
+async function readRowGroup(source: ByteSource, metadata: FileMetaData, columns: readonly string[], group: RowGroupInfo): Promise<ColumnBatch> {
+  const { rowStart, rowCount } = group;
   const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
   if (columns.length > 0 && rowCount > 0) {
     try {
       await parquetRead({
-        file: source, metadata, columns, rowStart, rowEnd: rowStart + rowCount,
+        file: source, metadata, columns: [...columns], rowStart, rowEnd: rowStart + rowCount,
         compressors, parsers: NUMERIC_TIME, utf8: true,
         onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
       });
@@ -68,7 +68,25 @@ async function readRowGroup(source: ByteSource, metadata: FileMetaData, columns:
   }
   const values = new Map<string, ArrayLike<unknown>>();
   for (const [name, chunks] of pieces) values.set(name, assemble(name, chunks, rowStart, rowCount));
-  return { rowStart, rowCount, columns: values };
+  return { group, rowStart, rowCount, columns: values };
+}
+
+function rowGroups(metadata: FileMetaData, columns: ReadonlySet<string>): RowGroupInfo[] {
+  const leaves = metadata.schema.slice(1);
+  let rowStart = 0;
+  return metadata.row_groups.map((group, index) => {
+    const rowCount = Number(group.num_rows);
+    const statistics = new Map();
+    for (const chunk of group.columns) {
+      const name = chunk.meta_data?.path_in_schema.join('.');
+      const element = leaves.find((leaf) => leaf.name === name);
+      const stats = name !== undefined && columns.has(name) && element ? chunkStatistics(chunk.meta_data?.statistics, element) : undefined;
+      if (stats && name !== undefined) statistics.set(name, stats);
+    }
+    const info = { index, rowStart, rowCount, statistics };
+    rowStart += rowCount;
+    return info;
+  });
 }
 
 /** Joins the page-sized pieces of one column into one array covering exactly the row group. */

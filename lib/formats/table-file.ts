@@ -12,7 +12,32 @@ export interface TableFile {
    * batch. Columns the file lacks are absent from the batch. Throws UnreadableError when the
    * bytes stop making sense part way; batches already yielded stay valid.
    */
-  batches(columns: readonly string[]): AsyncIterable<ColumnBatch>;
+  batches(columns: readonly string[], select?: ColumnSelector): AsyncIterable<ColumnBatch>;
+}
+
+/**
+ * For files with row groups (Parquet): picks, per row group and from what its footer proves,
+ * the columns worth decoding. Readers without row groups ignore it and read `columns`.
+ */
+export type ColumnSelector = (group: RowGroupInfo) => readonly string[];
+
+export interface RowGroupInfo {
+  readonly index: number;
+  readonly rowStart: number;
+  readonly rowCount: number;
+  /** Footer statistics per column; absent for a column whose chunk has none. */
+  readonly statistics: ReadonlyMap<string, ChunkStatistics>;
+}
+
+/**
+ * What a column chunk's footer says. `min`/`max` are in the checked representation (numbers,
+ * bigint, epoch ms) and bound the values: exact unless the writer says otherwise.
+ */
+export interface ChunkStatistics {
+  readonly nullCount?: number;
+  readonly min?: unknown;
+  readonly max?: unknown;
+  readonly maxExact: boolean;
 }
 
 /**
@@ -34,6 +59,8 @@ export interface TypedColumn {
 }
 
 export interface ColumnBatch {
+  /** The row group this batch is (Parquet only): the columns absent were not selected. */
+  readonly group?: RowGroupInfo;
   /** Row index within the file of the first row of this batch (0-based). */
   readonly rowStart: number;
   readonly rowCount: number;
