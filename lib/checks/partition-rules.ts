@@ -6,12 +6,6 @@ const MILLIS_PER_HOUR = 3_600_000;
 /** The rules that look at the partition as a whole, run once every file has been read. */
 export function checkPartitionRules(state: PartitionState): void {
   const { plan, log } = state;
-  if (state.grain && state.grain.duplicateCount > 0) {
-    log.addTotal('grain', undefined, `{count} {value|values} of the grain (${plan.grain.join(', ')}) {occurs|occur} more than once`, state.grain.duplicateCount, state.grain.samples);
-  }
-  for (const [column, keys] of state.unique) {
-    if (keys.duplicateCount > 0) log.addTotal('unique', column, `{count} {value|values} of ${column} {occurs|occur} more than once`, keys.duplicateCount, keys.samples);
-  }
   const { minRows, maxRows } = plan.volume;
   if (minRows !== undefined && state.rows < minRows) {
     log.addTotal('min_rows', undefined, `the partition has ${state.rows} rows; the contract expects at least ${minRows}`, 1, []);

@@ -1,27 +1,38 @@
-import type { ColumnSpec } from '../contract/model.js';
-import type { Sample } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
-import { DuplicateKeys } from './duplicate-keys.js';
+import { KeyHashes } from './key-hashes.js';
+import type { Sample } from '../report/report.js';
 import { ViolationLog } from './violation-log.js';
+
+/** A set of columns whose combined values must not repeat: the grain, or one unique column. */
+export interface KeySet {
+  readonly rule: 'grain' | 'unique';
+  readonly columns: readonly string[];
+  readonly hashes: KeyHashes;
+}
 
 /** Everything a run accumulates across the files of one partition. */
 export class PartitionState {
   readonly log: ViolationLog;
-  readonly grain: DuplicateKeys | undefined;
-  readonly unique = new Map<string, DuplicateKeys>();
+  readonly keySets: KeySet[] = [];
+  /** Rows counted for the report: read and not unreadable. */
   rows = 0;
+  /** Rows scanned, unreadable ones included: the ordinal of the next row in the key hashes. */
+  scanned = 0;
+  /** The ordinal of each file's first row. */
+  readonly fileStarts: number[] = [];
   newest: { value: number; sample: Sample } | undefined;
 
   constructor(readonly plan: CheckPlan, readonly files: readonly string[]) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name));
-    this.grain = plan.grain.length > 0 ? new DuplicateKeys(files) : undefined;
-    for (const column of plan.columns) {
-      if (column.spec.unique && !isWholeGrain(plan, column.spec)) this.unique.set(column.spec.name, new DuplicateKeys(files));
+    if (plan.grain.length > 0) this.keySets.push({ rule: 'grain', columns: plan.grain, hashes: new KeyHashes() });
+    for (const { spec } of plan.columns) {
+      // A unique column that is the whole grain is already checked by the grain rule.
+      const isWholeGrain = plan.grain.length === 1 && plan.grain[0] === spec.name;
+      if (spec.unique && !isWholeGrain) this.keySets.push({ rule: 'unique', columns: [spec.name], hashes: new KeyHashes() });
     }
   }
-}
 
-/** A unique column that is the whole grain is already checked by the grain rule. */
-function isWholeGrain(plan: CheckPlan, spec: ColumnSpec): boolean {
-  return plan.grain.length === 1 && plan.grain[0] === spec.name;
+  observeNewest(value: number, sample: Sample): void {
+    if (!this.newest || value > this.newest.value) this.newest = { value, sample };
+  }
 }

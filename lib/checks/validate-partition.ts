@@ -1,11 +1,13 @@
 import { GateError } from '../errors.js';
 import type { ByteSource } from '../formats/byte-source.js';
 import { openTable } from '../formats/open-table.js';
-import { UnreadableError } from '../formats/table-file.js';
+import { UnreadableError, type RowGroupInfo } from '../formats/table-file.js';
 import type { FileSummary, Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';
+import { confirmDuplicates } from './confirm-duplicates.js';
 import { checkPartitionRules } from './partition-rules.js';
+import { columnsToDecode } from './settle-by-statistics.js';
 import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns } from './schema-check.js';
 
@@ -46,6 +48,7 @@ export async function validatePartition(plan: CheckPlan, files: readonly Partiti
     summaries.push({ path: file.path, rows: state.rows - rowsBefore, bytes: file.byteLength });
     options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, rowsRead: state.rows });
   }
+  await confirmDuplicates(state, files);
   checkPartitionRules(state);
   const violations = state.log.violations();
   return {
@@ -59,13 +62,17 @@ export async function validatePartition(plan: CheckPlan, files: readonly Partiti
 }
 
 async function validateFile(state: PartitionState, file: PartitionFile, index: number, progress: () => void): Promise<void> {
+  state.fileStarts[index] = state.scanned;
   const opened = await file.open();
   try {
     const table = openTable(state.plan.format, opened.source);
-    const columns = checkFileSchema(state.plan, await table.schema(), file.path, state.log);
+    const schema = await table.schema();
+    if (schema.kind === 'typed') state.keySets.forEach((keySet) => keySet.hashes.reserve(schema.rows));
+    const columns = checkFileSchema(state.plan, schema, file.path, state.log);
     const keys = new Set<string>();
-    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name))) {
-      checkBatch(state, columns, file.path, index, batch);
+    const select = (group: RowGroupInfo) => columnsToDecode(state.plan, columns, group);
+    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), select)) {
+      checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));
       progress();
     }

@@ -27,7 +27,16 @@ export function openParquetFile(source: ByteSource): TableFile {
       const wanted = columns.filter((name) => readable.has(name));
       for (const group of rowGroups(meta, new Set(wanted))) {
         const chosen = select ? select(group).filter((name) => readable.has(name)) : wanted;
-        yield await readRowGroup(source, meta, chosen, group);
+        yield await readRows(source, meta, chosen, group, group.rowStart, group.rowCount);
+      }
+    },
+    async *readRows(columns, rows) {
+      const meta = await loadMetadata();
+      const groups = rowGroups(meta, new Set());
+      const wanted = columns.filter((name) => typedSchema(meta).columns.some((c) => c.name === name && c.type.kind !== 'unsupported'));
+      for (const row of [...new Set(rows)].sort((a, b) => a - b)) {
+        const group = groups.find((g) => row >= g.rowStart && row < g.rowStart + g.rowCount);
+        if (group) yield await readRows(source, meta, wanted, group, row, 1);
       }
     },
   };
@@ -49,17 +58,20 @@ function typedSchema(metadata: FileMetaData): FileSchema & { kind: 'typed' } {
     type: child.children.length > 0 ? { kind: 'unsupported', detail: 'a nested group' } : storedType(child.element),
     physical: describeElement(child.element, child.children.length),
   }));
-  return { kind: 'typed', columns };
+  return { kind: 'typed', columns, rows: Number(metadata.num_rows) };
 }
 
-async function readRowGroup(source: ByteSource, metadata: FileMetaData, columns: readonly string[], group: RowGroupInfo): Promise<ColumnBatch> {
-  const { rowStart, rowCount } = group;
+/**
+ * Decodes rows [rowStart, rowStart + rowCount) of one row group. A whole group is read chunk by
+ * chunk; a few rows are read page by page through the offset index when the file has one.
+ */
+async function readRows(source: ByteSource, metadata: FileMetaData, columns: readonly string[], group: RowGroupInfo, rowStart: number, rowCount: number): Promise<ColumnBatch> {
   const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
   if (columns.length > 0 && rowCount > 0) {
     try {
       await parquetRead({
         file: source, metadata, columns: [...columns], rowStart, rowEnd: rowStart + rowCount,
-        compressors, parsers: NUMERIC_TIME, utf8: true,
+        compressors, parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: rowCount < group.rowCount,
         onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
       });
     } catch (error) {

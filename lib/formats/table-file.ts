@@ -13,6 +13,11 @@ export interface TableFile {
    * bytes stop making sense part way; batches already yielded stay valid.
    */
   batches(columns: readonly string[], select?: ColumnSelector): AsyncIterable<ColumnBatch>;
+  /**
+   * Files with random access (Parquet): decodes only the given rows (0-based within the file),
+   * one batch per row, reading as few pages as the file's indexes allow.
+   */
+  readRows?(columns: readonly string[], rows: readonly number[]): AsyncIterable<ColumnBatch>;
 }
 
 /**
@@ -46,7 +51,7 @@ export interface ChunkStatistics {
  * `dynamic`: values are JSON values and columns are discovered row by row (JSON Lines).
  */
 export type FileSchema =
-  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[] }
+  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[]; readonly rows: number }
   | { readonly kind: 'text'; readonly columns: readonly string[] }
   | { readonly kind: 'dynamic' };
 
