@@ -1,8 +1,6 @@
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { demoCommand } from './demo-command.js';
-import { lintCommand } from './lint-command.js';
-import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
+import { VALIDATE_USAGE } from './usage.js';
 
 const USAGE = `contract-gate: make a data contract something a publish fails on
 
@@ -17,7 +15,12 @@ usage:
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = { validate: validateCommand, lint: lintCommand, demo: demoCommand };
+/** Loaded on demand: a command pays only for the modules it uses, at every start. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import('./validate-command.js')).validateCommand,
+  lint: async () => (await import('./lint-command.js')).lintCommand,
+  demo: async () => (await import('./demo-command.js')).demoCommand,
+};
 
 /** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -26,13 +29,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return name === undefined ? EXIT.cannotProceed : EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     io.stderr(`contract-gate: unknown command "${name}"\n\n${USAGE}`);
     return EXIT.cannotProceed;
   }
   try {
-    return await command(args, io);
+    return await (await load())(args, io);
   } catch (error) {
     io.stderr(`contract-gate ${name}: ${describeFailure(error)}\n`);
     return EXIT.cannotProceed;

@@ -9,8 +9,8 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
 import { parseNow } from './parse-now.js';
 import { progressLine } from './progress-line.js';
+import { VALIDATE_USAGE } from './usage.js';
 
-export const VALIDATE_USAGE = 'contract-gate validate --contract <file> <path>... [--format text|json] [--now <ISO-8601>]';
 
 /** `validate`: checks local files against a contract and prints the verdict. */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {

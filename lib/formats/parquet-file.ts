@@ -13,6 +13,9 @@ const NUMERIC_TIME: Partial<ParquetParsers> = {
   dateFromDays: (days) => days * 86_400_000,
 };
 
+/** Footers of files with a few hundred columns fit; larger ones cost a second read. */
+const FOOTER_GUESS = 64 * 1024;
+
 /** Reads a Parquet file one row group at a time, decoding only the requested columns. */
 export function openParquetFile(source: ByteSource): TableFile {
   let metadata: Promise<FileMetaData> | undefined;
@@ -45,7 +48,7 @@ export function openParquetFile(source: ByteSource): TableFile {
 async function readMetadata(source: ByteSource): Promise<FileMetaData> {
   if (source.byteLength < 12) throw new UnreadableError(`not a Parquet file: ${source.byteLength} bytes is shorter than the smallest Parquet file`);
   try {
-    return await parquetMetadataAsync(source, { parsers: NUMERIC_TIME });
+    return await parquetMetadataAsync(source, { parsers: NUMERIC_TIME, initialFetchSize: FOOTER_GUESS });
   } catch (error) {
     throw new UnreadableError(`cannot read the Parquet footer: ${reason(error)}`, { cause: error });
   }

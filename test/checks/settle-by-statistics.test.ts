@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { PartitionFile } from '../../lib/checks/validate-partition.js';
+import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
+import { makeOrders, ordersToParquet, type Plant } from '../fixtures/orders-fixture.js';
+import { contractFrom, counts, validate } from '../fixtures/partition.js';
+
+/** Only rules the footer can prove: nulls by null_count, bounds by min/max. */
+const PROVABLE = contractFrom(`
+name: orders
+version: 1.0.0
+owner: { team: t, notify: [t@example.com] }
+produces: { format: parquet }
+schema:
+  columns:
+    - { name: amount, type: "decimal(12,2)", required: true, min: 0 }
+    - { name: ordered_at, type: timestamp, required: true, not_in_future: true }
+    - { name: updated_at, type: timestamp, required: true }
+sla: { max_lag_hours: 26, freshness_column: updated_at }
+`);
+const NOW = Date.parse('2026-11-30T05:00:00Z');
+
+function countingFile(path: string, bytes: Uint8Array): { file: PartitionFile; read: () => number } {
+  let read = 0;
+  const inner = byteSourceFromBytes(bytes);
+  const source = { byteLength: bytes.byteLength, slice: (start: number, end?: number) => ((read += (end ?? bytes.byteLength) - start), inner.slice(start, end)) };
+  return { file: { path, byteLength: bytes.byteLength, open: async () => ({ source, close: async () => {} }) }, read: () => read };
+}
+
+function orders(plant: Plant[] = [], statistics = true): Uint8Array {
+  return ordersToParquet(makeOrders({ rows: 40_000, plant }), { rowGroupSize: 10_000, statistics });
+}
+
+describe('rules proven by Parquet footer statistics', () => {
+  it('settles required, min, not_in_future and freshness from the footer without decoding', async () => {
+    const bytes = orders();
+    const { file, read } = countingFile('a.parquet', bytes);
+    const report = await validate(PROVABLE, [file], NOW);
+    expect(report.status).toBe('pass');
+    expect(report.rows).toBe(40_000);
+    expect(read()).toBeLessThan(bytes.byteLength * 0.1);
+  });
+
+  it('decodes only the row group whose statistics cross a bound, and reports the exact row', async () => {
+    const bytes = orders([{ row: 25_000, column: 'amount', value: -1 }]);
+    const { file, read } = countingFile('a.parquet', bytes);
+    const report = await validate(PROVABLE, [file], NOW);
+    expect(report.violations).toEqual([expect.objectContaining({ rule: 'min', column: 'amount', count: 1, samples: [{ file: 'a.parquet', row: 25_000, value: -1 }] })]);
+    expect(read()).toBeLessThan(bytes.byteLength * 0.2);
+  });
+
+  it('still names the newest value when freshness fails on statistics alone', async () => {
+    const newest = Math.max(...makeOrders({ rows: 40_000 }).updated_at.map((d) => d!.getTime()));
+    const report = await validate(PROVABLE, [countingFile('a.parquet', orders()).file], NOW + 72 * 3_600_000);
+    expect(report.violations).toEqual([expect.objectContaining({ rule: 'freshness', samples: [{ file: 'a.parquet', row: null, value: new Date(newest).toISOString() }] })]);
+  });
+
+  it('gives the same verdict when the file has no statistics, by decoding', async () => {
+    const plant: Plant[] = [{ row: 10, column: 'amount', value: null }, { row: 39_999, column: 'ordered_at', value: new Date(NOW + 1) }];
+    const withStats = await validate(PROVABLE, [countingFile('a.parquet', orders(plant)).file], NOW);
+    const withoutStats = await validate(PROVABLE, [countingFile('a.parquet', orders(plant, false)).file], NOW);
+    expect(counts(withStats)).toEqual({ 'required:amount': 1, 'not_in_future:ordered_at': 1 });
+    expect(withoutStats.violations).toEqual(withStats.violations);
+  });
+});
