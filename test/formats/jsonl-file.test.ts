@@ -1,44 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { type ByteSource, byteSourceFromBytes } from '../../lib/formats/byte-source.js';
-import { type JsonLinesOptions, openJsonLinesFile } from '../../lib/formats/jsonl-file.js';
-import type { ColumnBatch, TableFile } from '../../lib/formats/table-file.js';
+import { openJsonLinesFile } from '../../lib/formats/jsonl-file.js';
+import { collectBatches, columnValues, inMemory, recordingSource } from '../fixtures/table-files.js';
 
 const encoder = new TextEncoder();
-
-function jsonl(text: string, options?: JsonLinesOptions): TableFile {
-  return openJsonLinesFile(byteSourceFromBytes(encoder.encode(text)), options);
-}
-
-function jsonlBytes(parts: (string | number[])[], options?: JsonLinesOptions): TableFile {
-  const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : Uint8Array.from(part)));
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return openJsonLinesFile(byteSourceFromBytes(bytes), options);
-}
-
-async function collect(file: TableFile, columns: readonly string[]): Promise<ColumnBatch[]> {
-  const batches: ColumnBatch[] = [];
-  for await (const batch of file.batches(columns)) batches.push(batch);
-  return batches;
-}
-
-async function valuesOf(file: TableFile, column: string): Promise<unknown[]> {
-  const batches = await collect(file, [column]);
-  return batches.flatMap((batch) => Array.from(batch.columns.get(column) ?? []));
-}
+const { text: jsonl, bytes: jsonlBytes } = inMemory(openJsonLinesFile);
 
 describe('openJsonLinesFile', () => {
   it('reports a dynamic schema, even for an empty file', async () => {
     await expect(jsonl('').schema()).resolves.toEqual({ kind: 'dynamic' });
-    expect(await collect(jsonl(''), ['a'])).toEqual([]);
+    expect(await collectBatches(jsonl(''), ['a'])).toEqual([]);
   });
 
   it('yields the JSON value of each requested key, null as null and an absent key as undefined', async () => {
-    const [batch] = await collect(jsonl('{"a":1,"b":"x"}\n{"a":null,"c":[1,{"d":true}]}\n{}\n'), ['a', 'b', 'c']);
+    const [batch] = await collectBatches(jsonl('{"a":1,"b":"x"}\n{"a":null,"c":[1,{"d":true}]}\n{}\n'), ['a', 'b', 'c']);
     expect(batch!.rowStart).toBe(0);
     expect(batch!.rowCount).toBe(3);
     expect(batch!.columns.get('a')).toEqual([1, null, undefined]);
@@ -48,16 +22,16 @@ describe('openJsonLinesFile', () => {
   });
 
   it('does not mistake inherited object properties for keys', async () => {
-    expect(await valuesOf(jsonl('{"a":1}\n'), 'toString')).toEqual([undefined]);
+    expect(await columnValues(jsonl('{"a":1}\n'), 'toString')).toEqual([undefined]);
   });
 
   it('lists every top-level key seen in the batch', async () => {
-    const [batch] = await collect(jsonl('{"a":1,"b":{"nested":2}}\n{"c":3}\n[1]\n'), ['a']);
+    const [batch] = await collectBatches(jsonl('{"a":1,"b":{"nested":2}}\n{"c":3}\n[1]\n'), ['a']);
     expect([...batch!.keys!].sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('reports lines that are valid JSON but no object as unreadable rows', async () => {
-    const [batch] = await collect(jsonl('{"a":1}\n[1,2]\n42\n"text"\nnull\ntrue\n{"a":2}\n'), ['a']);
+    const [batch] = await collectBatches(jsonl('{"a":1}\n[1,2]\n42\n"text"\nnull\ntrue\n{"a":2}\n'), ['a']);
     expect(batch!.columns.get('a')).toEqual([1, undefined, undefined, undefined, undefined, undefined, 2]);
     expect(batch!.unreadableRows).toEqual([
       { row: 1, line: 2, reason: 'line 2 is not a JSON object: found an array' },
@@ -69,14 +43,14 @@ describe('openJsonLinesFile', () => {
   });
 
   it('reports a line that is not valid JSON with the parser message', async () => {
-    const [batch] = await collect(jsonl('{"a":1}\n{"a":}\n{"a":3}\n'), ['a']);
+    const [batch] = await collectBatches(jsonl('{"a":1}\n{"a":}\n{"a":3}\n'), ['a']);
     expect(batch!.columns.get('a')).toEqual([1, undefined, 3]);
     expect(batch!.unreadableRows).toHaveLength(1);
     expect(batch!.unreadableRows![0]).toMatchObject({ row: 1, line: 2, reason: expect.stringMatching(/^invalid JSON: \S/) });
   });
 
   it('skips blank lines, counting rows by non-blank lines and lines physically', async () => {
-    const [batch] = await collect(jsonl('\n{"a":1}\n  \t\n\r\n[]\n\n{"a":2}\n\n'), ['a']);
+    const [batch] = await collectBatches(jsonl('\n{"a":1}\n  \t\n\r\n[]\n\n{"a":2}\n\n'), ['a']);
     expect(batch!.rowCount).toBe(3);
     expect(batch!.columns.get('a')).toEqual([1, undefined, 2]);
     expect(batch!.unreadableRows).toEqual([{ row: 1, line: 5, reason: 'line 5 is not a JSON object: found an array' }]);
@@ -84,34 +58,34 @@ describe('openJsonLinesFile', () => {
 
   it('drops the CR of CRLF line endings and skips a byte order mark', async () => {
     const file = jsonlBytes([[0xef, 0xbb, 0xbf], '{"a":"x"}\r\n{"a":"y"}\r\n']);
-    expect(await valuesOf(file, 'a')).toEqual(['x', 'y']);
+    expect(await columnValues(file, 'a')).toEqual(['x', 'y']);
   });
 
   it('reads a last line that has no newline after it', async () => {
-    expect(await valuesOf(jsonl('{"a":1}\n{"a":2}'), 'a')).toEqual([1, 2]);
+    expect(await columnValues(jsonl('{"a":1}\n{"a":2}'), 'a')).toEqual([1, 2]);
   });
 
   it('reports a line with invalid UTF-8 as an unreadable row', async () => {
-    const [batch] = await collect(jsonlBytes(['{"a":"ok"}\n{"a":"', [0xc3, 0x28], '"}\n{"a":"é"}\n']), ['a']);
+    const [batch] = await collectBatches(jsonlBytes(['{"a":"ok"}\n{"a":"', [0xc3, 0x28], '"}\n{"a":"é"}\n']), ['a']);
     expect(batch!.columns.get('a')).toEqual(['ok', undefined, 'é']);
     expect(batch!.unreadableRows).toEqual([{ row: 1, line: 2, reason: 'line 2 is not valid UTF-8' }]);
   });
 
   it('skips an over-long line without buffering it and still reads the lines after it', async () => {
     const source = recordingSource(encoder.encode(`{"a":1}\n{"a":"${'x'.repeat(10_000)}"}\n{"a":3}\n`));
-    const [batch] = await collect(openJsonLinesFile(source, { maxLineBytes: 100, chunkBytes: 64 }), ['a']);
+    const [batch] = await collectBatches(openJsonLinesFile(source, { maxLineBytes: 100, chunkBytes: 64 }), ['a']);
     expect(batch!.columns.get('a')).toEqual([1, undefined, 3]);
     expect(batch!.unreadableRows).toEqual([{ row: 1, line: 2, reason: 'line is longer than the 100-byte limit (maxLineBytes)' }]);
     expect(Math.max(...source.reads)).toBeLessThanOrEqual(64);
   });
 
   it('reports an over-long last line that has no newline after it', async () => {
-    const [batch] = await collect(jsonl(`{"a":1}\n{"a":"${'x'.repeat(500)}"}`, { maxLineBytes: 100, chunkBytes: 16 }), ['a']);
+    const [batch] = await collectBatches(jsonl(`{"a":1}\n{"a":"${'x'.repeat(500)}"}`, { maxLineBytes: 100, chunkBytes: 16 }), ['a']);
     expect(batch!.unreadableRows).toEqual([{ row: 1, line: 2, reason: 'line is longer than the 100-byte limit (maxLineBytes)' }]);
   });
 
   it('splits rows into batches of batchRows, each with its own keys', async () => {
-    const batches = await collect(jsonl('{"a":0}\n{"a":1,"b":1}\n\n{"c":2}\n{"a":3}\n{"d":4}\n', { batchRows: 2 }), ['a']);
+    const batches = await collectBatches(jsonl('{"a":0}\n{"a":1,"b":1}\n\n{"c":2}\n{"a":3}\n{"d":4}\n', { batchRows: 2 }), ['a']);
     expect(batches.map((b) => [b.rowStart, b.rowCount])).toEqual([[0, 2], [2, 2], [4, 1]]);
     expect(batches.map((b) => b.columns.get('a'))).toEqual([[0, 1], [undefined, 3], [undefined]]);
     expect(batches.map((b) => [...b.keys!].sort())).toEqual([['a', 'b'], ['a', 'c'], ['d']]);
@@ -120,7 +94,7 @@ describe('openJsonLinesFile', () => {
   it('reads the same rows whatever the chunk size, across multi-byte characters and CRLF', async () => {
     const text = '{"name":"Zoë"}\r\n\n{"name":"東京 🎉"}\r\n{"name":null}';
     for (let chunkBytes = 1; chunkBytes <= 9; chunkBytes++) {
-      const batches = await collect(jsonl(text, { chunkBytes, batchRows: 2 }), ['name']);
+      const batches = await collectBatches(jsonl(text, { chunkBytes, batchRows: 2 }), ['name']);
       expect(batches.flatMap((b) => Array.from(b.columns.get('name')!))).toEqual(['Zoë', '東京 🎉', null]);
       expect(batches.map((b) => b.rowStart)).toEqual([0, 2]);
     }
@@ -129,23 +103,10 @@ describe('openJsonLinesFile', () => {
   it('reads the source in bounded slices, never whole', async () => {
     const text = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i })).join('\n');
     const source = recordingSource(encoder.encode(text));
-    const values = await valuesOf(openJsonLinesFile(source, { chunkBytes: 1000 }), 'i');
+    const values = await columnValues(openJsonLinesFile(source, { chunkBytes: 1000 }), 'i');
     expect(values).toHaveLength(3000);
     expect(values[2999]).toBe(2999);
     expect(Math.max(...source.reads)).toBe(1000);
   });
 });
 
-/** A ByteSource that remembers the size of every slice asked of it. */
-function recordingSource(bytes: Uint8Array): ByteSource & { reads: number[] } {
-  const inner = byteSourceFromBytes(bytes);
-  const reads: number[] = [];
-  return {
-    byteLength: inner.byteLength,
-    reads,
-    slice(start, end = bytes.byteLength) {
-      reads.push(end - start);
-      return inner.slice(start, end);
-    },
-  };
-}
