@@ -7,6 +7,9 @@ export type GateErrorCode =
   | 'bad_arguments'
   | 'path_not_found'
   | 'storage_failed'
+  | 'precondition_failed'
+  | 'not_found'
+  | 'notify_failed'
   | 'internal';
 
 export class GateError<Context extends object = Record<string, unknown>> extends Error {

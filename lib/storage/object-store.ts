@@ -1,0 +1,40 @@
+/**
+ * The object-store port: what the gate needs from S3, and nothing more. Keys are full object
+ * keys within one bucket. Adapters: S3 (any S3-compatible endpoint) and a local directory.
+ *
+ * Conditional writes follow S3: `ifNoneMatch: '*'` creates only when the key is absent,
+ * `ifMatch: etag` replaces only that version; a failed condition throws
+ * GateError('precondition_failed'). A missing key on read or copy throws GateError('not_found').
+ */
+export interface ObjectStore {
+  /** A name for messages and reports, e.g. `s3://lake` or `file:///srv/lake`. */
+  readonly location: string;
+  head(key: string): Promise<ObjectInfo | undefined>;
+  /** Bytes [start, end) of an object. */
+  read(key: string, start: number, end: number): Promise<Uint8Array>;
+  /** Every object under a prefix, in key order, however many pages that takes. */
+  list(prefix: string): AsyncIterable<ObjectInfo>;
+  put(key: string, body: Uint8Array | string, options?: WriteOptions & { contentType?: string }): Promise<{ etag: string }>;
+  copy(sourceKey: string, targetKey: string, options?: WriteOptions): Promise<{ etag: string }>;
+  /** Deleting a key that does not exist succeeds, as on S3. */
+  delete(key: string): Promise<void>;
+}
+
+export interface ObjectInfo {
+  readonly key: string;
+  readonly size: number;
+  /** Quoted as S3 returns it, e.g. `"9b2cf535f27731c974343645a3985328"`. */
+  readonly etag: string;
+  readonly lastModified: Date;
+  readonly versionId?: string;
+}
+
+export interface WriteOptions {
+  readonly ifNoneMatch?: '*';
+  readonly ifMatch?: string;
+}
+
+export async function readWhole(store: ObjectStore, key: string): Promise<Uint8Array | undefined> {
+  const info = await store.head(key);
+  return info ? store.read(key, 0, info.size) : undefined;
+}
