@@ -34,11 +34,22 @@ export interface ValidateOptions {
   readonly onProgress?: (progress: Progress) => void;
 }
 
+/** What a run found beyond the report: facts the gate records in `_SUCCESS`. */
+export interface CheckRun {
+  readonly report: Report;
+  /** The newest value of the freshness column, epoch ms, when the contract names one. */
+  readonly newest?: number;
+}
+
 /**
  * Validates the files of one partition together against a check plan. Data problems become
  * violations in the report; only a failure to reach the bytes (storage) throws.
  */
 export async function validatePartition(plan: CheckPlan, files: readonly PartitionFile[], options: ValidateOptions = {}): Promise<Report> {
+  return (await runChecks(plan, files, options)).report;
+}
+
+export async function runChecks(plan: CheckPlan, files: readonly PartitionFile[], options: ValidateOptions = {}): Promise<CheckRun> {
   const state = new PartitionState(plan, files.map((f) => f.path));
   const summaries: FileSummary[] = [];
   for (const [index, file] of files.entries()) {
@@ -51,14 +62,20 @@ export async function validatePartition(plan: CheckPlan, files: readonly Partiti
   await confirmDuplicates(state, files);
   checkPartitionRules(state);
   const violations = state.log.violations();
-  return {
+  const report: Report = {
     status: violations.length === 0 ? 'pass' : 'fail',
     contract: plan.contract,
     rows: state.rows,
     files: summaries,
     violations,
-    checked_at: new Date(plan.now).toISOString().replace('.000Z', 'Z'),
+    checked_at: isoSeconds(plan.now),
   };
+  return state.newest ? { report, newest: state.newest.value } : { report };
+}
+
+/** ISO-8601 without milliseconds when they are zero, as reports print times. */
+export function isoSeconds(millis: number): string {
+  return new Date(millis).toISOString().replace('.000Z', 'Z');
 }
 
 async function validateFile(state: PartitionState, file: PartitionFile, index: number, progress: () => void): Promise<void> {

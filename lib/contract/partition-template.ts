@@ -19,3 +19,39 @@ export function checkPartitionTemplate(template: string): string | undefined {
   if (new Set(segments.map((s) => s.split('=')[0])).size !== segments.length) return 'a partition key appears twice';
   return undefined;
 }
+
+/** The values of a partition path that fits a template, e.g. `{ ds: '2026-11-30', hh: '06' }`. */
+export interface PartitionValues {
+  readonly ds: string;
+  readonly hh?: string;
+}
+
+const DS = /^\d{4}-\d{2}-\d{2}$/;
+const HH = /^([01]\d|2[0-3])$/;
+
+/** Reads a partition path such as `dt=2026-11-30/hr=06` by its template; undefined if it does not fit. */
+export function matchPartition(template: string, path: string): PartitionValues | undefined {
+  const expected = template.split('/');
+  const actual = path.split('/');
+  if (expected.length !== actual.length) return undefined;
+  const values: { ds?: string; hh?: string } = {};
+  for (const [i, segment] of expected.entries()) {
+    const [key, value] = segment.split('=') as [string, string];
+    const [actualKey, actualValue, rest] = (actual[i] ?? '').split('=');
+    if (actualKey !== key || actualValue === undefined || rest !== undefined) return undefined;
+    if (value === '{ds}' && DS.test(actualValue) && isRealDate(actualValue)) values.ds = actualValue;
+    else if (value === '{hh}' && HH.test(actualValue)) values.hh = actualValue;
+    else if (value !== actualValue) return undefined;
+  }
+  return values.ds ? { ds: values.ds, ...(values.hh ? { hh: values.hh } : {}) } : undefined;
+}
+
+/** Writes the partition path of a template for the given values. */
+export function renderPartition(template: string, values: PartitionValues): string {
+  return template.replace('{ds}', values.ds).replace('{hh}', values.hh ?? '00');
+}
+
+function isRealDate(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}

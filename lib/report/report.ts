@@ -3,6 +3,10 @@
  * summarises it in `_SUCCESS`, and notifications quote it. Its JSON shape is a public interface.
  */
 export type RuleId =
+  | 'no_contract'
+  | 'retired'
+  | 'bad_partition'
+  | 'manifest'
   | 'unreadable'
   | 'missing_column'
   | 'unexpected_column'
@@ -20,9 +24,11 @@ export type RuleId =
   | 'max_rows'
   | 'freshness';
 
-/** Report order: what stops reading first, then schema, then values, then the partition. */
+/**
+ * Report order: what stops the gate from reading at all (no contract, a retired version, a path
+ * or a manifest that does not fit), what stops reading first, then schema, then values, then the partition. */
 export const RULE_ORDER: readonly RuleId[] = [
-  'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
+  'no_contract', 'retired', 'bad_partition', 'manifest', 'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
   'pattern', 'length', 'not_in_future', 'unique', 'grain', 'min_rows', 'max_rows', 'freshness',
 ];
 

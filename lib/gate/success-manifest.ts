@@ -1,0 +1,21 @@
+import type { Decision } from './decision.js';
+
+/**
+ * `_SUCCESS`, written last: what consumers read. It lists every published file with its size
+ * and ETag, so a consumer reads exactly these and can check what it got.
+ */
+export function successManifest(decision: Decision, files: readonly { key: string; size: number; etag: string }[]): string {
+  const { report } = decision;
+  return `${JSON.stringify({
+    format: 'contract-gate/success@1',
+    contract: decision.contract ? { name: decision.contract.name, version: decision.contract.version } : null,
+    partition: decision.address.partition,
+    attempt: decision.attempt,
+    decided_at: decision.decided_at,
+    rows: report.rows,
+    files: files.map((f) => ({ key: f.key, size: f.size, etag: f.etag })),
+    checks: { status: report.status, violations: report.violations.length, warnings: report.warnings, checked_at: report.checked_at },
+    ...(decision.newest ? { newest: decision.newest } : {}),
+    ...(decision.producer_manifest === undefined ? {} : { producer_manifest: decision.producer_manifest }),
+  }, null, 2)}\n`;
+}
