@@ -1,0 +1,64 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ObjectCreatedEvent } from './emulator-protocol.js';
+import { isMissingFile, type S3rverApp, type S3rverEventRecord, type S3rverStore } from './s3rver-types.js';
+import { bareEtag } from './write-preconditions.js';
+
+/**
+ * Turns s3rver's `event` emissions into ObjectCreatedEvents. s3rver leaves the ETag out of copy
+ * events, so those are completed from the store; `track` keeps that lookup inside the write's
+ * key lock, otherwise a later write of the same key could lend the event its ETag.
+ */
+export class ObjectCreatedRelay {
+  private readonly pendingByWrite = new AsyncLocalStorage<Promise<void>[]>();
+
+  constructor(
+    private readonly store: S3rverStore,
+    private readonly send: (event: ObjectCreatedEvent) => void,
+  ) {}
+
+  listen(app: S3rverApp): void {
+    app.on('event', (payload) => payload.Records.forEach((record) => this.relay(record)));
+  }
+
+  /** Runs one write; settles only once the events it raised have been sent. */
+  readonly track = async (write: () => Promise<void>): Promise<void> => {
+    const pending: Promise<void>[] = [];
+    try {
+      await this.pendingByWrite.run(pending, write);
+    } finally {
+      await Promise.all(pending);
+    }
+  };
+
+  private relay(record: S3rverEventRecord): void {
+    if (!record.eventName.startsWith('ObjectCreated:')) return;
+    const sent = this.complete(record).then(this.send, (error: unknown) => {
+      process.stderr.write(`s3 emulator: dropped ${record.eventName} event for ${record.s3.object.key}: ${String(error)}\n`);
+    });
+    this.pendingByWrite.getStore()?.push(sent);
+  }
+
+  private async complete(record: S3rverEventRecord): Promise<ObjectCreatedEvent> {
+    const bucket = record.s3.bucket.name;
+    const { key, size, eTag } = record.s3.object;
+    const stored = eTag === undefined || size === undefined ? await this.lookup(bucket, key) : undefined;
+    return {
+      bucket,
+      key,
+      size: size ?? stored?.size ?? 0,
+      etag: bareEtag(eTag ?? stored?.etag ?? ''),
+      eventName: record.eventName,
+      eventTime: record.eventTime,
+    };
+  }
+
+  private async lookup(bucket: string, key: string): Promise<{ etag: string; size: number } | undefined> {
+    try {
+      const metadata = await this.store.getMetadata(bucket, key);
+      return { etag: metadata.etag, size: Number(metadata['content-length']) };
+    } catch (error) {
+      if (isMissingFile(error)) return undefined;
+      throw error;
+    }
+  }
+}

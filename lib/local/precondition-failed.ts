@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import type { KoaContext } from './s3rver-types.js';
+import type { WriteCondition } from './write-preconditions.js';
+
+const MESSAGE = 'At least one of the pre-conditions you specified did not hold';
+
+/**
+ * Answers 412 with S3's own error document, so the AWS SDK raises `PreconditionFailed` exactly
+ * as it would against AWS. Written here rather than thrown because s3rver's error renderer has
+ * no RequestId element.
+ */
+export function respondPreconditionFailed(ctx: KoaContext, condition: WriteCondition): void {
+  const requestId = randomBytes(8).toString('hex').toUpperCase();
+  ctx.status = 412;
+  ctx.type = 'application/xml';
+  ctx.set('x-amz-request-id', requestId);
+  ctx.body = preconditionFailedXml(condition, requestId);
+}
+
+export function preconditionFailedXml(condition: WriteCondition, requestId: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<Error><Code>PreconditionFailed</Code>' +
+    `<Message>${MESSAGE}</Message>` +
+    `<Condition>${condition}</Condition>` +
+    `<RequestId>${requestId}</RequestId></Error>`
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * Child-process entry of the S3 emulator. It runs apart from the caller because s3rver's
+ * ListObjectsV2 continuation tokens use DES, which Node only offers with
+ * `--openssl-legacy-provider`, a flag we do not want to impose on the whole CLI.
+ */
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { copySourceMiddleware } from './copy-source-middleware.js';
+import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
+import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
+import { ObjectCreatedRelay } from './object-created-relay.js';
+import { createS3rver } from './s3rver-types.js';
+
+let server: Server | undefined;
+
+function send(message: ChildMessage): void {
+  // A send that fails means the parent is gone; the disconnect handler ends this process.
+  if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
+}
+
+async function start(options: EmulatorStartOptions): Promise<void> {
+  await mkdir(options.dir, { recursive: true });
+  const app = createS3rver({
+    address: EMULATOR_HOST,
+    port: options.port,
+    directory: options.dir,
+    silent: true,
+    allowMismatchedSignatures: true,
+    vhostBuckets: false,
+    configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
+  });
+  await app.configureBuckets();
+  const relay = new ObjectCreatedRelay(app.store, (event) => send({ type: 'object-created', event }));
+  relay.listen(app);
+  // Ahead of s3rver's own chain, so its routes see normalised requests and run under the key lock.
+  app.middleware.unshift(
+    copySourceMiddleware,
+    conditionalWriteMiddleware({ store: app.store, aroundWrite: relay.track }),
+  );
+  server = createServer(app.callback());
+  return listen(server, options.port);
+}
+
+/** s3rver's own `run()` leaves a listen error unhandled, so we listen ourselves. */
+function listen(target: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    target.once('error', reject);
+    target.listen(port, EMULATOR_HOST, () => {
+      target.off('error', reject);
+      send({ type: 'ready', port: (target.address() as AddressInfo).port });
+      resolve();
+    });
+  });
+}
+
+function stop(): void {
+  if (server === undefined) process.exit(0);
+  server.close(() => process.exit(0));
+  // Clients keep sockets alive; without this, close() would wait for them to time out.
+  server.closeAllConnections();
+}
+
+function failed(error: unknown): void {
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  // The parent disconnects on this message, which ends this process.
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error), code });
+}
+
+// The parent is gone (exited, crashed or stopped us): nobody can reach this endpoint any more.
+process.on('disconnect', () => process.exit(0));
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'start') start(message.options).catch(failed);
+  else if (message.type === 'stop') stop();
+});
