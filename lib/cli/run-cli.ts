@@ -9,6 +9,10 @@ usage:
       check a partition (files or directories) against a contract; exit 0 pass, 1 violated, 2 cannot run
   contract-gate lint <contract>...
       check contract files alone; exit 0 clean, 2 with errors
+  contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]
+      run the whole gate locally: an S3-compatible endpoint whose _READY markers run the gate
+  contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>]
+      upload a partition's data files, then its _READY manifest (what a producer job calls)
   contract-gate demo
       validate the good and the bad example partitions shipped in contracts/examples
 `;
@@ -20,6 +24,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./validate-command.js')).validateCommand,
   lint: async () => (await import('./lint-command.js')).lintCommand,
   demo: async () => (await import('./demo-command.js')).demoCommand,
+  serve: async () => (await import('./serve-command.js')).serveCommand,
+  drop: async () => (await import('./drop-command.js')).dropCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */

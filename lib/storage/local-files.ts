@@ -1,5 +1,5 @@
 import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { PartitionFile } from '../checks/validate-partition.js';
 import { GateError } from '../errors.js';
 import type { ByteSource } from '../formats/byte-source.js';
@@ -19,6 +19,14 @@ export async function localPartitionFiles(paths: readonly string[]): Promise<Par
     files.push(...found.map(({ path: file, size }) => localPartitionFile(file, size)));
   }
   return files;
+}
+
+/** The data files below a directory, in name order, with their paths relative to it. */
+export async function listDataFiles(dir: string): Promise<{ path: string; relative: string; size: number }[]> {
+  const found = await listDirectory(dir).catch((error: unknown) => {
+    throw new GateError('path_not_found', `${dir}: not a readable directory`, { cause: error, context: { dir } });
+  });
+  return found.map((file) => ({ ...file, relative: relative(dir, file.path).split(sep).join('/') }));
 }
 
 async function listDirectory(dir: string): Promise<{ path: string; size: number }[]> {

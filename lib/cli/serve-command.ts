@@ -1,0 +1,52 @@
+import { mkdir } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { GateError } from '../errors.js';
+import { startLocalGate, type LocalGate } from '../local/local-gate.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { runDemo } from './serve-demo.js';
+
+export const SERVE_USAGE = 'contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]';
+
+/**
+ * `serve`: the whole gate on 127.0.0.1 until interrupted. `--demo` first drops the shipped good
+ * and bad example partitions with the SDK and shows what the gate did with each.
+ */
+export async function serveCommand(args: string[], io: CliIo, signals: AbortSignal = interruptSignal()): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '4566' },
+      dir: { type: 'string', default: './.lake' },
+      contracts: { type: 'string', default: './contracts' },
+      bucket: { type: 'string', default: 'lake' },
+      demo: { type: 'boolean', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new GateError('bad_arguments', `--port must be a port number, not "${values.port}"`);
+  await mkdir(values.dir, { recursive: true });
+  const print = (line: string) => io.stdout(`${line}\n`);
+  const gate = await startLocalGate({ dir: values.dir, contractsDir: values.contracts, bucket: values.bucket, port, print });
+  printWelcome(gate, values.dir, print);
+  try {
+    if (values.demo) await runDemo(gate, values.contracts, print);
+    if (!signals.aborted) await new Promise((resolve) => signals.addEventListener('abort', resolve, { once: true }));
+  } finally {
+    print('stopping the local gate');
+    await gate.stop();
+  }
+  return EXIT.ok;
+}
+
+function printWelcome(gate: LocalGate, dir: string, print: (line: string) => void): void {
+  print(`contract-gate: local gate on ${gate.endpoint}, bucket "${gate.bucket}", data and notifications under ${dir}`);
+  print(`  drop a partition:  npx contract-gate drop --contract contracts/orders.v1.yaml <dir>/dt=YYYY-MM-DD --to s3://${gate.bucket} --endpoint ${gate.endpoint}`);
+  print(`  or any S3 client:  aws --endpoint-url ${gate.endpoint} s3 ls s3://${gate.bucket}/ --recursive`);
+  print('  stop with Ctrl-C');
+}
+
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  return controller.signal;
+}

@@ -1,0 +1,26 @@
+import type { ObjectStore } from '../storage/object-store.js';
+import type { GateLayout } from './gate-layout.js';
+import { manifestText } from './manifest.js';
+
+export interface FileToDrop {
+  /** Path below the partition, e.g. `part-0000.parquet`. */
+  readonly relative: string;
+  readonly read: () => Promise<Uint8Array>;
+  readonly size: number;
+}
+
+/**
+ * What a producer job does: upload the data files, then the `_READY` manifest naming them with
+ * their sizes. The marker goes last, so the gate never starts on a half upload.
+ */
+export async function dropPartition(store: ObjectStore, layout: GateLayout, prefix: string, files: readonly FileToDrop[]): Promise<{ marker: string; keys: string[] }> {
+  const keys: string[] = [];
+  for (const file of files) {
+    const key = `${prefix}${file.relative}`;
+    await store.put(key, await file.read());
+    keys.push(key);
+  }
+  const marker = `${prefix}${layout.marker}`;
+  await store.put(marker, manifestText(files), { contentType: 'application/json' });
+  return { marker, keys };
+}
