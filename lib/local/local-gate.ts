@@ -30,6 +30,8 @@ export interface LocalGate {
   readonly store: ObjectStore;
   /** Resolves when every marker event received so far has been handled. */
   settled(): Promise<void>;
+  /** Runs the gate on an event, as if Lambda had been invoked with it (for replays and tests). */
+  deliver(event: unknown): Promise<EventOutcome>;
   readonly outcomes: readonly EventOutcome[];
   stop(): Promise<void>;
 }
@@ -61,6 +63,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     bucket: options.bucket,
     store,
     outcomes,
+    deliver: (event) => handleStorageEvent(deps!, event),
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
@@ -84,7 +87,7 @@ async function handle(deps: Parameters<typeof handleStorageEvent>[0], event: Obj
 }
 
 export function verdictLine(result: MarkerResult): string {
-  if (result.status === 'ignored' || result.status === 'nothing_to_do') return `gate: ${result.key}: ${result.status.replace(/_/g, ' ')} (${result.reason})`;
+  if (!('decision' in result)) return `gate: ${result.key}: ${result.status.replace(/_/g, ' ')} (${result.reason})`;
   const { decision } = result;
   return `gate: ${decision.address.dataset} v${decision.address.major} ${decision.address.partition}: ${result.status.toUpperCase()} (${decision.report.summary}), attempt ${decision.attempt}`;
 }

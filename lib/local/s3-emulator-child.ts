@@ -10,7 +10,7 @@ import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
 import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
 import { ObjectCreatedRelay } from './object-created-relay.js';
-import { createS3rver } from './s3rver-types.js';
+import { acceptAnyAccessKey, createS3rver } from './s3rver-types.js';
 
 let server: Server | undefined;
 
@@ -21,6 +21,7 @@ function send(message: ChildMessage): void {
 
 async function start(options: EmulatorStartOptions): Promise<void> {
   await mkdir(options.dir, { recursive: true });
+  acceptAnyAccessKey();
   const app = createS3rver({
     address: EMULATOR_HOST,
     port: options.port,

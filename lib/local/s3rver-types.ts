@@ -69,3 +69,23 @@ export function createS3rver(options: S3rverOptions): S3rverApp {
   const S3rver = require('@20minutes/s3rver') as S3rverConstructor;
   return new S3rver(options);
 }
+
+interface S3rverAccount {
+  readonly accessKeys: Map<string, string>;
+}
+
+/**
+ * Lets any access key in: local mode is for people pointing their usual S3 client (with
+ * whatever credentials it has) at 127.0.0.1. s3rver checks signatures only against keys it
+ * knows, and `allowMismatchedSignatures` already accepts a wrong one, so an unknown key is
+ * treated as its built-in dummy account.
+ */
+export function acceptAnyAccessKey(): void {
+  const require = createRequire(import.meta.url);
+  const { registry: known, DUMMY_ACCOUNT } = require('@20minutes/s3rver/lib/models/account.js') as { registry: Map<string, S3rverAccount>; DUMMY_ACCOUNT: S3rverAccount };
+  const lookUp = known.get.bind(known);
+  known.get = (id: string) => lookUp(id) ?? DUMMY_ACCOUNT;
+  const keys = DUMMY_ACCOUNT.accessKeys;
+  const secret = keys.get.bind(keys);
+  keys.get = (id: string) => secret(id) ?? 'S3RVER';
+}
