@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
 import { startLocalGate, type LocalGate } from '../local/local-gate.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import { DEMO_NOW } from './demo-command.js';
 import { runDemo } from './serve-demo.js';
 
 export const SERVE_USAGE = 'contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]';
@@ -26,10 +27,17 @@ export async function serveCommand(args: string[], io: CliIo, signals: AbortSign
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new GateError('bad_arguments', `--port must be a port number, not "${values.port}"`);
   await mkdir(values.dir, { recursive: true });
   const print = (line: string) => io.stdout(`${line}\n`);
-  const gate = await startLocalGate({ dir: values.dir, contractsDir: values.contracts, bucket: values.bucket, port, print });
+  // The demo's example data is from 2026-11-29; while it runs, the gate's clock is that next morning.
+  let pinned: number | undefined;
+  const clock = () => pinned ?? Date.now();
+  const gate = await startLocalGate({ dir: values.dir, contractsDir: values.contracts, bucket: values.bucket, port, print, clock });
   printWelcome(gate, values.dir, print);
   try {
-    if (values.demo) await runDemo(gate, values.contracts, print);
+    if (values.demo) {
+      pinned = Date.parse(DEMO_NOW);
+      await runDemo(gate, values.contracts, print);
+      pinned = undefined;
+    }
     if (!signals.aborted) await new Promise((resolve) => signals.addEventListener('abort', resolve, { once: true }));
   } finally {
     print('stopping the local gate');

@@ -4,6 +4,7 @@ import { dropPartition } from '../gate/drop-partition.js';
 import { DEFAULT_LAYOUT, stagingPrefix } from '../gate/gate-layout.js';
 import type { LocalGate } from '../local/local-gate.js';
 import { listDataFiles } from '../storage/local-files.js';
+import { DEMO_NOW } from './demo-command.js';
 
 const EXAMPLES = join('examples', 'orders');
 const PARTITION = 'dt=2026-11-29';
@@ -25,6 +26,6 @@ export async function runDemo(gate: LocalGate, contractsDir: string, print: (lin
     await gate.settled();
   }
   await gate.settled();
-  print('\ndemo: the bucket now holds');
+  print(`\ndemo: the gate ran as of ${DEMO_NOW}, the morning after the examples' day; the bucket now holds`);
   for await (const object of gate.store.list('')) print(`  s3://${gate.bucket}/${object.key} (${object.size} bytes)`);
 }
