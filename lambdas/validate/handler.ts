@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { DEFAULT_LAYOUT, type GateLayout } from '../../lib/gate/gate-layout.js';
 import { handleStorageEvent } from '../../lib/gate/handle-event.js';
 import type { GateDeps, MarkerResult } from '../../lib/gate/process-marker.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
+import { layoutFrom, requiredEnv } from '../gate-environment.js';
 import { logJson } from '../log-json.js';
 
 /**
@@ -30,8 +30,8 @@ export async function handler(event: unknown): Promise<{ batchItemFailures: { it
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: string }> {
-  const bucket = required(env, 'GATE_BUCKET');
-  const topicArn = required(env, 'GATE_TOPIC_ARN');
+  const bucket = requiredEnv(env, 'GATE_BUCKET');
+  const topicArn = requiredEnv(env, 'GATE_TOPIC_ARN');
   const contracts = await loadContractDirectory(env.CONTRACTS_DIR ?? join(import.meta.dirname ?? '.', 'contracts'));
   return {
     bucket,
@@ -44,28 +44,11 @@ async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: s
   };
 }
 
-export function layoutFrom(env: NodeJS.ProcessEnv): GateLayout {
-  return {
-    ...DEFAULT_LAYOUT,
-    ...(env.GATE_STAGING_PREFIX ? { staging: env.GATE_STAGING_PREFIX } : {}),
-    ...(env.GATE_PUBLISHED_PREFIX ? { published: env.GATE_PUBLISHED_PREFIX } : {}),
-    ...(env.GATE_QUARANTINE_PREFIX ? { quarantine: env.GATE_QUARANTINE_PREFIX } : {}),
-    ...(env.GATE_STATE_PREFIX ? { state: env.GATE_STATE_PREFIX } : {}),
-    ...(env.GATE_MARKER ? { marker: env.GATE_MARKER } : {}),
-  };
-}
-
 function describeResult(result: MarkerResult): object {
   if ('decision' in result) {
     return { key: result.key, status: result.status, attempt: result.decision.attempt, summary: result.decision.report.summary };
   }
   return { key: result.key, status: result.status, reason: result.reason };
-}
-
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new Error(`the validate Lambda needs the ${name} environment variable`);
-  return value;
 }
 
 function isSqsEvent(event: unknown): boolean {

@@ -13,6 +13,8 @@ usage:
       run the whole gate locally: an S3-compatible endpoint whose _READY markers run the gate
   contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>]
       upload a partition's data files, then its _READY manifest (what a producer job calls)
+  contract-gate probe [--now <ISO-8601>] [--format text|json] [--bucket lake] [--endpoint <url> | --dir <lake>]
+      run the clock SLA probe once: list the due partitions and their state; exit 1 if any is missed
   contract-gate demo
       validate the good and the bad example partitions shipped in contracts/examples
 `;
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   demo: async () => (await import('./demo-command.js')).demoCommand,
   serve: async () => (await import('./serve-command.js')).serveCommand,
   drop: async () => (await import('./drop-command.js')).dropCommand,
+  probe: async () => (await import('./probe-command.js')).probeCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */

@@ -53,10 +53,20 @@ export interface ColumnSpec {
 }
 
 export interface Sla {
+  /** The clock SLA: when a due partition must be published, in `timezone`. */
+  readonly schedule: SlaSchedule;
+  /** HH:MM local time (for hourly schedules 00:MM, minutes past the hour). */
   readonly arrivalBy?: string;
+  /** How many schedule periods before the deadline's own the due partition lies (default 1). */
+  readonly partitionLag: number;
+  readonly graceMinutes: number;
+  /** Partition dates (YYYY-MM-DD) no one expects: holidays. */
+  readonly skipDates: readonly string[];
   readonly timezone?: string;
   readonly maxLagHours?: number;
   readonly freshnessColumn?: string;
   readonly minRows?: number;
   readonly maxRows?: number;
 }
+
+export type SlaSchedule = { readonly kind: 'daily' | 'weekdays' | 'hourly' } | { readonly kind: 'cron'; readonly expression: string };

@@ -1,8 +1,9 @@
 import type { Node } from 'yaml';
 import type { Sla } from './model.js';
+import { readCalendar } from './read-sla-calendar.js';
 import type { YamlReader } from './yaml-reader.js';
 
-export const SLA_KEYS = ['arrival_by', 'timezone', 'max_lag_hours', 'freshness_column', 'min_rows', 'max_rows'] as const;
+export const SLA_KEYS = ['schedule', 'arrival_by', 'timezone', 'partition_lag', 'grace_minutes', 'skip_dates', 'max_lag_hours', 'freshness_column', 'min_rows', 'max_rows'] as const;
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -31,7 +32,8 @@ export function readSla(reader: YamlReader, node: Node | null): Sla | undefined 
   if (minRows !== undefined && maxRows !== undefined && minRows > maxRows) {
     reader.report('min_greater_than_max', 'sla.min_rows', get('min_rows'), 'min_rows is greater than max_rows');
   }
-  return { arrivalBy, timezone, maxLagHours, freshnessColumn, minRows, maxRows };
+  const calendar = readCalendar(reader, node, get, arrivalBy);
+  return { ...calendar, arrivalBy, timezone, maxLagHours, freshnessColumn, minRows, maxRows };
 }
 
 function readClock(reader: YamlReader, node: Node | null, path: string): string | undefined {

@@ -1,6 +1,6 @@
 import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import type { Decision } from './decision.js';
 import { publishedPrefix, quarantinePrefix, stagingPrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
@@ -114,14 +114,14 @@ async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<voi
   }
 }
 
-export async function readJson(store: ObjectStore, key: string): Promise<Record<string, unknown> | undefined> {
-  const info = await store.head(key);
-  if (!info) return undefined;
+/** A JSON object the gate wrote; something else under the key reads as `{}`. */
+async function readJson(store: ObjectStore, key: string): Promise<Record<string, unknown> | undefined> {
+  const bytes = await readWhole(store, key);
+  if (!bytes) return undefined;
   try {
-    return JSON.parse(new TextDecoder().decode(await store.read(key, 0, info.size))) as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof GateError) throw error;
-    return { unreadable: true };
+    return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+  } catch {
+    return {};
   }
 }
 

@@ -1,6 +1,6 @@
 import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import type { ContractRegistry } from './contract-registry.js';
 import { decide } from './decide.js';
@@ -61,7 +61,6 @@ async function decideOnce(deps: GateDeps, layout: GateLayout, address: DropAddre
 }
 
 async function readDecision(store: ObjectStore, key: string): Promise<Decision | undefined> {
-  const info = await store.head(key);
-  if (!info) return undefined;
-  return parseDecision(new TextDecoder().decode(await store.read(key, 0, info.size)));
+  const bytes = await readWhole(store, key);
+  return bytes && parseDecision(new TextDecoder().decode(bytes));
 }

@@ -11,6 +11,7 @@ import type { ObjectStore } from '../storage/object-store.js';
 import type { ObjectCreatedEvent } from './emulator-protocol.js';
 import { startS3Emulator } from './s3-emulator.js';
 import { s3Notification } from './s3-notification.js';
+import { runProbe, type ProbeDeps } from '../sla/probe.js';
 
 export interface LocalGateOptions {
   readonly dir: string;
@@ -21,6 +22,8 @@ export interface LocalGateOptions {
   readonly clock?: () => number;
   /** Where verdict lines go (stdout for `serve`). */
   readonly print: (line: string) => void;
+  /** How often the SLA probe runs; 0 turns it off. @default 60_000 */
+  readonly probeEveryMs?: number;
 }
 
 export interface LocalGate {
@@ -58,6 +61,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated });
   const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: options.bucket });
   deps = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket };
+  const probe = scheduleProbe({ store, notifier, contracts, layout }, deps.clock, options.probeEveryMs ?? 60_000, options.print);
   return {
     endpoint: emulator.endpoint,
     bucket: options.bucket,
@@ -68,6 +72,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     async stop() {
+      probe.stop();
       await Promise.allSettled([...inFlight]);
       await emulator.stop();
     },
@@ -84,6 +89,18 @@ async function handle(deps: Parameters<typeof handleStorageEvent>[0], event: Obj
     print(`gate: ${event.key}: FAILED: ${describeError(error)}`);
     return { results: [], failures: [{ key: event.key, error: describeError(error) }], ignored: [], batchItemFailures: [] };
   }
+}
+
+/** The SLA probe on a timer, as the deployed schedule runs it; prints only what it sends. */
+function scheduleProbe(deps: Omit<ProbeDeps, 'now'>, clock: () => number, everyMs: number, print: (line: string) => void): { stop(): void } {
+  if (everyMs <= 0) return { stop: () => {} };
+  const timer = setInterval(() => {
+    runProbe({ ...deps, now: clock() })
+      .then((report) => report.partitions.filter((p) => p.sent.length > 0).forEach((p) => print(`probe: ${p.contract} ${p.version} ${p.partition}: ${p.status} (${p.sent.join(', ')}): ${p.detail}`)))
+      .catch((error: unknown) => print(`probe: FAILED: ${describeError(error)}`));
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export function verdictLine(result: MarkerResult): string {

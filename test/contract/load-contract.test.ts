@@ -119,7 +119,7 @@ describe('parseContract: keys', () => {
     const text = yaml(...HEAD, ...SCHEMA, 'sla: { colour: blue }');
     expect(problemsIn(text)).toEqual([{ code: 'unknown_key', path: 'sla.colour', line: 8, column: 8 }]);
     expect(messagesIn(text)).toEqual([
-      'unknown key "colour"; expected one of: arrival_by, timezone, max_lag_hours, freshness_column, min_rows, max_rows',
+      'unknown key "colour"; expected one of: schedule, arrival_by, timezone, partition_lag, grace_minutes, skip_dates, max_lag_hours, freshness_column, min_rows, max_rows',
     ]);
   });
 
@@ -438,7 +438,10 @@ describe('parseContract: results', () => {
           },
         ],
       },
-      sla: { arrivalBy: '06:00', timezone: 'Europe/Berlin', maxLagHours: 26, freshnessColumn: 'ordered_at', minRows: 1, maxRows: 100 },
+      sla: {
+        schedule: { kind: 'daily' }, partitionLag: 1, graceMinutes: 0, skipDates: [],
+        arrivalBy: '06:00', timezone: 'Europe/Berlin', maxLagHours: 26, freshnessColumn: 'ordered_at', minRows: 1, maxRows: 100,
+      },
       compat: { mode: 'backward' },
     });
   });

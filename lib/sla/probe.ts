@@ -1,0 +1,104 @@
+import type { Contract } from '../contract/model.js';
+import { parseTemporal } from '../contract/temporal.js';
+import { isoSeconds } from '../checks/validate-partition.js';
+import { GateError } from '../errors.js';
+import type { ContractRegistry } from '../gate/contract-registry.js';
+import type { GateLayout } from '../gate/gate-layout.js';
+import type { Notice, Notifier } from '../notify/notifier.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { inspectPartition, type PartitionInspection } from './inspect-partition.js';
+import { probeNotice } from './probe-notice.js';
+import { duePartitions, type DuePartition } from './sla-calendar.js';
+
+export interface ProbeDeps {
+  readonly store: ObjectStore;
+  readonly notifier: Notifier;
+  readonly contracts: ContractRegistry;
+  readonly layout: GateLayout;
+  readonly now: number;
+  /** How far back deadlines are checked; a partition missed longer ago has been paged already. */
+  readonly lookbackHours?: number;
+}
+
+export type PartitionStatus = 'published' | 'waiting' | 'missed';
+
+export interface ProbedPartition {
+  readonly contract: string;
+  readonly version: string;
+  readonly partition: string;
+  readonly deadline: string;
+  readonly status: PartitionStatus;
+  readonly detail: string;
+  /** What this run sent for the partition: at most one of each, ever. */
+  readonly sent: readonly ('sla_missed' | 'sla_recovered' | 'stale')[];
+}
+
+export interface ProbeReport {
+  readonly checked_at: string;
+  readonly partitions: readonly ProbedPartition[];
+}
+
+const DEFAULT_LOOKBACK_HOURS = 24;
+
+/**
+ * The clock SLA probe: for every partition a live contract expected by now, is it published?
+ * A miss pages the owner once (a conditional create under `_gate/sla/` is the memory), a late
+ * publish sends one recovery notice, and published data that was already stale when due sends
+ * one `stale` notice.
+ */
+export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
+  const from = deps.now - (deps.lookbackHours ?? DEFAULT_LOOKBACK_HOURS) * 3_600_000;
+  const partitions: ProbedPartition[] = [];
+  for (const contract of deps.contracts.all().filter((c) => isExpected(c, deps.now))) {
+    for (const due of duePartitions(contract.sla!, contract.produces.partition, { from, to: deps.now })) {
+      partitions.push(await probePartition(deps, contract, due));
+    }
+  }
+  return { checked_at: isoSeconds(deps.now), partitions };
+}
+
+/** Retired versions, and deprecated ones past their sunset, expect nothing any more. */
+function isExpected(contract: Contract, now: number): boolean {
+  if (!contract.sla || contract.status === 'retired') return false;
+  const sunset = contract.sunset === undefined ? undefined : parseTemporal(contract.sunset, 'date');
+  return sunset === undefined || now < sunset;
+}
+
+async function probePartition(deps: ProbeDeps, contract: Contract, due: DuePartition): Promise<ProbedPartition> {
+  const address = { dataset: contract.name, major: contract.version.major, partition: due.path };
+  const seen = await inspectPartition(deps.store, deps.layout, address);
+  const status: PartitionStatus = seen.published ? 'published' : deps.now < due.pageAfter ? 'waiting' : 'missed';
+  const sent: ProbedPartition['sent'][number][] = [];
+  const send = async (kind: ProbedPartition['sent'][number]) => {
+    if (await sendOnce(deps, `${deps.layout.state}sla/${contract.name}/v${contract.version.major}/${due.path}/${kind}.json`, probeNotice(kind, contract, due, seen, deps.store.location))) sent.push(kind);
+  };
+  if (status === 'missed') await send('sla_missed');
+  if (seen.published && seen.published.at > due.pageAfter && (await deps.store.head(`${deps.layout.state}sla/${contract.name}/v${contract.version.major}/${due.path}/sla_missed.json`))) await send('sla_recovered');
+  if (seen.published && isStale(contract, due, seen)) await send('stale');
+  return { contract: contract.name, version: `v${contract.version.major}`, partition: due.path, deadline: isoSeconds(due.deadline), status, detail: seen.detail, sent };
+}
+
+/** The data SLA at the clock SLA's moment: how old the newest value was when it was due (or published, if later). */
+function isStale(contract: Contract, due: DuePartition, seen: PartitionInspection): boolean {
+  const maxLag = contract.sla?.maxLagHours;
+  const newest = seen.published?.newest;
+  if (maxLag === undefined || newest === undefined || !seen.published) return false;
+  return Math.max(due.deadline, seen.published.at) - newest > maxLag * 3_600_000;
+}
+
+/** Claim, then send; a failed send releases the claim so the next run tries again. */
+async function sendOnce(deps: ProbeDeps, claim: string, notice: Notice): Promise<boolean> {
+  try {
+    await deps.store.put(claim, JSON.stringify({ at: isoSeconds(deps.now), subject: notice.subject }), { ifNoneMatch: '*', contentType: 'application/json' });
+  } catch (error) {
+    if (error instanceof GateError && error.code === 'precondition_failed') return false;
+    throw error;
+  }
+  try {
+    await deps.notifier.notify(notice);
+    return true;
+  } catch (error) {
+    await deps.store.delete(claim);
+    throw error;
+  }
+}
