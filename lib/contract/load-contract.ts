@@ -2,12 +2,13 @@ import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { ColumnSpec, Contract, ContractSchema, SemVer } from './model.js';
 import type { ContractProblem } from './problems.js';
 import { readColumn } from './read-column.js';
+import { readConsumers } from './read-consumers.js';
 import { readSla } from './read-sla.js';
 import { parseTemporal } from './temporal.js';
 import { checkPartitionTemplate } from './partition-template.js';
 import { YamlReader, type Entries } from './yaml-reader.js';
 
-export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'compat'] as const;
+export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
@@ -49,10 +50,11 @@ function readContract(reader: YamlReader, root: Node | null): Contract | undefin
   const schema = schemaRead?.schema;
   const sla = opt(get('sla'), (n) => readSla(reader, n));
   const compat = opt(get('compat'), (n) => readCompat(reader, n)) ?? { mode: 'backward' as const };
+  const consumers = opt(get('consumers'), (n) => readConsumers(reader, n, schemaRead?.declared ?? new Set())) ?? [];
   if (name) checkFileName(reader, entries, name, version);
   if (schemaRead?.schema && sla) checkFreshnessColumn(reader, entries, schemaRead.schema, schemaRead.declared, sla.freshnessColumn);
   if (!name || !version || !owner || !produces || !schema || reader.hasErrors) return undefined;
-  return { name, version, status, sunset, owner, description, produces, schema, sla, compat };
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat };
 }
 
 function opt<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {

@@ -15,7 +15,16 @@ export interface Contract {
   readonly produces: { readonly format: DataFormat; readonly partition: string };
   readonly schema: ContractSchema;
   readonly sla?: Sla;
+  /** Who reads this dataset: told of breaking changes and deprecation, and named by `diff`. */
+  readonly consumers: readonly Consumer[];
   readonly compat: { readonly mode: 'backward' | 'forward' | 'full' | 'none' };
+}
+
+export interface Consumer {
+  readonly team: string;
+  readonly notify: readonly string[];
+  /** The columns this consumer reads; empty means it did not say. */
+  readonly columns: readonly string[];
 }
 
 export type DataFormat = 'parquet' | 'csv' | 'jsonl';
@@ -49,6 +58,8 @@ export interface ColumnSpec {
   readonly maxLength?: number;
   readonly unique: boolean;
   readonly notInFuture: boolean;
+  /** What readers should assume for rows written before the column existed. */
+  readonly default?: string | number | boolean;
   readonly description?: string;
 }
 

@@ -6,7 +6,7 @@ import { describeValue, type Entries, type YamlReader } from './yaml-reader.js';
 
 export const COLUMN_KEYS = [
   'name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern',
-  'min_length', 'max_length', 'unique', 'not_in_future', 'description',
+  'min_length', 'max_length', 'unique', 'not_in_future', 'default', 'description',
 ] as const;
 
 /** Reads one entry of `schema.columns`; cross-column rules are checked by the caller. */
@@ -27,9 +27,17 @@ export function readColumn(reader: YamlReader, node: Node | null, path: string):
   const required = readOptional(get('required'), (n) => reader.boolean(n, `${path}.required`)) ?? false;
   const unique = readOptional(get('unique'), (n) => reader.boolean(n, `${path}.unique`)) ?? false;
   const description = readOptional(get('description'), (n) => reader.string(n, `${path}.description`));
+  const fallback = readOptional(get('default'), (n) => readDefault(reader, n, `${path}.default`));
   const requiredWhen = readRequiredWhen(reader, entries, path);
   if (name === undefined || type === undefined || typeText === undefined) return undefined;
-  return { name, type, typeText, required, unique, description, ...requiredWhen, ...readRules(reader, entries, path, type) };
+  return { name, type, typeText, required, unique, description, ...(fallback === undefined ? {} : { default: fallback }), ...requiredWhen, ...readRules(reader, entries, path, type) };
+}
+
+function readDefault(reader: YamlReader, node: Node | null, path: string): string | number | boolean | undefined {
+  const value = reader.scalar(node, path);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value !== undefined || value === null) reader.report('wrong_type', path, node, `expected a single value, found ${describeValue(value)}`);
+  return undefined;
 }
 
 function readOptional<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {

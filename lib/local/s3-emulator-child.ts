@@ -10,6 +10,7 @@ import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
 import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
 import { ObjectCreatedRelay } from './object-created-relay.js';
+import { listInS3Order } from './s3-order-listing.js';
 import { acceptAnyAccessKey, createS3rver } from './s3rver-types.js';
 
 let server: Server | undefined;
@@ -32,6 +33,7 @@ async function start(options: EmulatorStartOptions): Promise<void> {
     configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
   });
   await app.configureBuckets();
+  listInS3Order(app.store);
   const relay = new ObjectCreatedRelay(app.store, (event) => send({ type: 'object-created', event }));
   relay.listen(app);
   // Ahead of s3rver's own chain, so its routes see normalised requests and run under the key lock.

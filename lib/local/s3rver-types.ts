@@ -22,9 +22,42 @@ export interface KoaContext {
 
 export type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 
+/** What the store knows of an object; `etag` is quoted. */
+export interface S3rverMetadata {
+  readonly etag: string;
+  readonly 'content-length': number;
+  readonly 'last-modified'?: string;
+}
+
 /** s3rver's filesystem store; `getMetadata` rejects with ENOENT when the key is absent. */
 export interface S3rverStore {
-  getMetadata(bucket: string, key: string): Promise<{ etag: string; 'content-length': number }>;
+  getMetadata(bucket: string, key: string): Promise<S3rverMetadata>;
+  getBucketPath(bucket: string): string;
+  /** Called by the bucket controller for ListObjects (V1 and V2) and by DeleteBucket. */
+  listObjects(bucket: string, options: S3rverListOptions): Promise<S3rverListing>;
+}
+
+/** As the bucket controller passes them: absent parameters are undefined, `startAfter` is already the decoded token or marker. */
+export interface S3rverListOptions {
+  readonly prefix?: string;
+  readonly delimiter?: string;
+  readonly startAfter?: string;
+  readonly maxKeys?: number;
+}
+
+/** The controller reads `key`, `size`, `lastModifiedDate` and `metadata.etag` of each listed object. */
+export interface S3rverObject {
+  readonly key: string;
+  readonly metadata: { readonly etag: string };
+  readonly size: number;
+  readonly lastModifiedDate: Date;
+}
+
+/** The controller turns the last of `objects` into NextContinuationToken / NextMarker when truncated. */
+export interface S3rverListing {
+  readonly objects: S3rverObject[];
+  readonly commonPrefixes: string[];
+  readonly isTruncated: boolean;
 }
 
 /** How the store says a key is absent. */
@@ -64,10 +97,31 @@ export interface S3rverApp {
 
 type S3rverConstructor = new (options: S3rverOptions) => S3rverApp;
 
+function requireS3rver<T>(path: string): T {
+  return createRequire(import.meta.url)(path) as T;
+}
+
 export function createS3rver(options: S3rverOptions): S3rverApp {
-  const require = createRequire(import.meta.url);
-  const S3rver = require('@20minutes/s3rver') as S3rverConstructor;
+  const S3rver = requireS3rver<S3rverConstructor>('@20minutes/s3rver');
   return new S3rver(options);
+}
+
+/** s3rver's own object model, so listed objects are exactly what its controller expects. */
+export function s3rverObjectFactory(): (bucket: string, key: string, metadata: S3rverMetadata) => S3rverObject {
+  type S3ObjectConstructor = new (bucket: string, key: string, content: null, metadata: S3rverMetadata) => S3rverObject;
+  const S3Object = requireS3rver<S3ObjectConstructor>('@20minutes/s3rver/lib/models/object.js');
+  return (bucket, key, metadata) => new S3Object(bucket, key, null, metadata);
+}
+
+/** Undoes the store's file-name escaping of key segments (which only happens on Windows). */
+export function s3rverKeyPathDecoder(): (path: string) => string {
+  const store = requireS3rver<{ decodeKeyPath(path: string): string }>('@20minutes/s3rver/lib/stores/filesystem.js');
+  return (path) => store.decodeKeyPath(path);
+}
+
+/** The module whose `getBucket` serves ListObjects; routes look it up on every request, so it can be wrapped. */
+export function s3rverBucketController(): { getBucket(ctx: KoaContext): Promise<void> } {
+  return requireS3rver('@20minutes/s3rver/lib/controllers/bucket.js');
 }
 
 interface S3rverAccount {
@@ -81,8 +135,7 @@ interface S3rverAccount {
  * treated as its built-in dummy account.
  */
 export function acceptAnyAccessKey(): void {
-  const require = createRequire(import.meta.url);
-  const { registry: known, DUMMY_ACCOUNT } = require('@20minutes/s3rver/lib/models/account.js') as { registry: Map<string, S3rverAccount>; DUMMY_ACCOUNT: S3rverAccount };
+  const { registry: known, DUMMY_ACCOUNT } = requireS3rver<{ registry: Map<string, S3rverAccount>; DUMMY_ACCOUNT: S3rverAccount }>('@20minutes/s3rver/lib/models/account.js');
   const lookUp = known.get.bind(known);
   known.get = (id: string) => lookUp(id) ?? DUMMY_ACCOUNT;
   const keys = DUMMY_ACCOUNT.accessKeys;

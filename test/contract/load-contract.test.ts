@@ -442,6 +442,7 @@ describe('parseContract: results', () => {
         schedule: { kind: 'daily' }, partitionLag: 1, graceMinutes: 0, skipDates: [],
         arrivalBy: '06:00', timezone: 'Europe/Berlin', maxLagHours: 26, freshnessColumn: 'ordered_at', minRows: 1, maxRows: 100,
       },
+      consumers: [],
       compat: { mode: 'backward' },
     });
   });

@@ -7,14 +7,18 @@ import {
   CopyObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  type ListObjectsV2CommandInput,
+  type ListObjectsV2CommandOutput,
   type PutObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startS3Emulator, type ObjectCreatedEvent, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
+import { s3Order } from '../storage/object-store-conformance.js';
 
 const BUCKET = 'lake';
 const ODD_KEY = 'staging/a b+c/dt=2026-11-30/ü.parquet';
@@ -58,6 +62,32 @@ function md5(body: Uint8Array | string): string {
   return createHash('md5').update(body).digest('hex');
 }
 
+async function putAll(keys: readonly string[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += 50) {
+    await Promise.all(keys.slice(start, start + 50).map((key) => put(key, '{}')));
+  }
+}
+
+/** Every ListObjectsV2 page, following continuation tokens. */
+async function listPages(input: Omit<ListObjectsV2CommandInput, 'Bucket'>): Promise<ListObjectsV2CommandOutput[]> {
+  const pages: ListObjectsV2CommandOutput[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, ...input, ContinuationToken: token }));
+    pages.push(page);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token !== undefined);
+  return pages;
+}
+
+function contentKeys(page: { Contents?: { Key?: string }[] }): string[] {
+  return (page.Contents ?? []).map((object) => object.Key ?? '');
+}
+
+function prefixes(page: { CommonPrefixes?: { Prefix?: string }[] }): string[] {
+  return (page.CommonPrefixes ?? []).map((prefix) => prefix.Prefix ?? '');
+}
+
 describe('the S3 emulator', () => {
   it('listens on 127.0.0.1 on the port it reports', () => {
     expect(emulator.port).toBeGreaterThan(0);
@@ -85,22 +115,57 @@ describe('the S3 emulator', () => {
   it('lists more than 1,000 keys under a prefix across pages, in key order', async () => {
     const keys = Array.from({ length: 1_050 }, (_, i) => `many/part-${String(i).padStart(4, '0')}.json`);
     await put('many-but-not-this-prefix.json', '{}');
-    for (let start = 0; start < keys.length; start += 50) {
-      await Promise.all(keys.slice(start, start + 50).map((key) => put(key, '{}')));
-    }
+    await putAll(keys);
 
-    const pages: string[][] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'many/', ContinuationToken: token }),
-      );
-      pages.push((page.Contents ?? []).map((object) => object.Key ?? ''));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token !== undefined);
-
+    const pages = (await listPages({ Prefix: 'many/' })).map(contentKeys);
     expect(pages.map((page) => page.length)).toEqual([1_000, 50]);
     expect(pages.flat()).toEqual(keys);
+  });
+});
+
+describe('listing in S3 order', () => {
+  // s3rver walks x/a/ before x/a-b and x/a.csv, which sort before it by UTF-8 bytes ('-' and
+  // '.' precede '/'), and used to resume page two after x/a/0999, losing both.
+  const nested = Array.from({ length: 1_000 }, (_, i) => `x/a/${String(i).padStart(4, '0')}`);
+  const keys = [...nested, 'x/a-b', 'x/a.csv', 'x/b'];
+  beforeAll(() => putAll(keys));
+
+  it('returns every key across pages when keys sort before a folder walked ahead of them', async () => {
+    const pages = await listPages({ Prefix: 'x/' });
+    expect(pages.map((page) => page.KeyCount)).toEqual([1_000, 3]);
+    expect(pages.flatMap(contentKeys)).toEqual(s3Order(keys));
+  });
+
+  it('counts common prefixes against MaxKeys and resumes after one that ends a page', async () => {
+    const whole = await listPages({ Prefix: 'x/', Delimiter: '/' });
+    expect(whole.map((page) => [contentKeys(page), prefixes(page), page.KeyCount])).toEqual([[['x/a-b', 'x/a.csv', 'x/b'], ['x/a/'], 4]]);
+    const paged = await listPages({ Prefix: 'x/', Delimiter: '/', MaxKeys: 3 });
+    expect(paged.map((page) => [contentKeys(page), prefixes(page), page.KeyCount])).toEqual([
+      [['x/a-b', 'x/a.csv'], ['x/a/'], 3],
+      [['x/b'], [], 1],
+    ]);
+    const single = await listPages({ Prefix: 'x/', Delimiter: '/', MaxKeys: 1 });
+    expect(single.map((page) => [...contentKeys(page), ...prefixes(page)])).toEqual([['x/a-b'], ['x/a.csv'], ['x/a/'], ['x/b']]);
+  });
+
+  it('gives ListObjects (V1) a NextMarker that may be a common prefix, and resumes after it', async () => {
+    const first = await client.send(new ListObjectsCommand({ Bucket: BUCKET, Prefix: 'x/', Delimiter: '/', MaxKeys: 3 }));
+    expect([contentKeys(first), prefixes(first), first.IsTruncated, first.NextMarker]).toEqual([['x/a-b', 'x/a.csv'], ['x/a/'], true, 'x/a/']);
+    const second = await client.send(new ListObjectsCommand({ Bucket: BUCKET, Prefix: 'x/', Delimiter: '/', Marker: first.NextMarker }));
+    expect([contentKeys(second), prefixes(second), second.IsTruncated]).toEqual([['x/b'], [], false]);
+  });
+
+  it('starts after StartAfter in UTF-8 order, inside a folder or past it', async () => {
+    const intoFolder = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'x/', StartAfter: 'x/a.csv', MaxKeys: 2 }));
+    expect(contentKeys(intoFolder)).toEqual(['x/a/0000', 'x/a/0001']);
+    const pastFolder = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'x/', StartAfter: 'x/a/0999' }));
+    expect([contentKeys(pastFolder), pastFolder.IsTruncated]).toEqual([['x/b'], false]);
+  });
+
+  it('reports a folder holding only deeper folders as a common prefix', async () => {
+    await putAll(['y/only/deeper/key', 'y/z']);
+    const [page] = await listPages({ Prefix: 'y/', Delimiter: '/' });
+    expect([contentKeys(page!), prefixes(page!)]).toEqual([['y/z'], ['y/only/']]);
   });
 });
 

@@ -1,0 +1,11 @@
+/** The `code` of a Node system error (ENOENT, EEXIST …), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** For lookups where a missing file or directory simply means "no such object". */
+export function undefinedIfMissing(error: unknown): undefined {
+  if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '')) return undefined;
+  throw error;
+}
