@@ -9,6 +9,7 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { inspectPartition, type PartitionInspection } from './inspect-partition.js';
 import { probeNotice } from './probe-notice.js';
 import { duePartitions, type DuePartition } from './sla-calendar.js';
+import { dueReminder } from './sunset-reminders.js';
 
 export interface ProbeDeps {
   readonly store: ObjectStore;
@@ -36,6 +37,8 @@ export interface ProbedPartition {
 export interface ProbeReport {
   readonly checked_at: string;
   readonly partitions: readonly ProbedPartition[];
+  /** Sunset reminders sent by this run. */
+  readonly reminders: readonly { readonly contract: string; readonly version: string; readonly sunset: string; readonly days_before: number }[];
 }
 
 const DEFAULT_LOOKBACK_HOURS = 24;
@@ -49,12 +52,19 @@ const DEFAULT_LOOKBACK_HOURS = 24;
 export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
   const from = deps.now - (deps.lookbackHours ?? DEFAULT_LOOKBACK_HOURS) * 3_600_000;
   const partitions: ProbedPartition[] = [];
+  const reminders: ProbeReport['reminders'][number][] = [];
   for (const contract of deps.contracts.all().filter((c) => isExpected(c, deps.now))) {
     for (const due of duePartitions(contract.sla!, contract.produces.partition, { from, to: deps.now })) {
       partitions.push(await probePartition(deps, contract, due));
     }
   }
-  return { checked_at: isoSeconds(deps.now), partitions };
+  for (const contract of deps.contracts.all()) {
+    const reminder = dueReminder(contract, deps.now, deps.layout);
+    if (reminder && (await sendOnce(deps, reminder.claim, reminder.notice))) {
+      reminders.push({ contract: contract.name, version: `v${contract.version.major}`, sunset: contract.sunset!, days_before: reminder.daysBefore });
+    }
+  }
+  return { checked_at: isoSeconds(deps.now), partitions, reminders };
 }
 
 /** Retired versions, and deprecated ones past their sunset, expect nothing any more. */

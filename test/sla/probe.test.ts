@@ -124,3 +124,26 @@ describe('runProbe: the clock SLA', () => {
     ]);
   });
 });
+
+describe('runProbe: deprecation reminders', () => {
+  const deprecated = ordersContract((y) => y.replace('status: active', 'status: deprecated\nsunset: 2026-12-31').replace('compat: { mode: backward }', 'consumers:\n  - { team: finance-bi, notify: [bi@example.com], columns: [amount] }\ncompat: { mode: backward }'));
+  const SUNSET = Date.parse('2026-12-31T00:00:00Z');
+
+  it('reminds owner and consumers 7 days and 1 day before the sunset, once each', async () => {
+    const store = new MemoryObjectStore();
+    const notifier = new RecordingNotifier();
+    const run = (now: number) => runProbe({ ...probeDeps(store, now, deprecated, notifier), lookbackHours: 0 });
+    expect((await run(SUNSET - 8 * 86_400_000)).reminders).toEqual([]);
+    expect((await run(SUNSET - 7 * 86_400_000)).reminders).toEqual([{ contract: 'orders', version: 'v1', sunset: '2026-12-31', days_before: 7 }]);
+    expect((await run(SUNSET - 3 * 86_400_000)).reminders).toEqual([]);
+    expect((await run(SUNSET - 86_400_000 + 60_000)).reminders).toEqual([{ contract: 'orders', version: 'v1', sunset: '2026-12-31', days_before: 1 }]);
+    expect((await run(SUNSET - 60_000)).reminders).toEqual([]);
+    const reminders = notifier.notices.filter((n) => n.attributes.outcome === 'sunset_reminder');
+    expect(reminders.map((n) => n.subject)).toEqual([
+      '[contract-gate] orders v1 retires in 7 days (2026-12-31)',
+      '[contract-gate] orders v1 retires tomorrow (2026-12-31)',
+    ]);
+    expect(reminders[0]?.body).toContain('Consumers: finance-bi');
+    expect(reminders[0]?.attributes).toMatchObject({ contract: 'orders', severity: 'warning' });
+  });
+});
