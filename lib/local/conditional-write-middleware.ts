@@ -1,5 +1,5 @@
 import { respondPreconditionFailed } from './precondition-failed.js';
-import { KeyedMutex } from './keyed-mutex.js';
+import { KeyedMutex } from '../storage/keyed-mutex.js';
 import { isMissingFile, type HeaderValue, type KoaContext, type KoaMiddleware, type S3rverStore } from './s3rver-types.js';
 import { failedPrecondition, hasPreconditions, type WritePreconditions } from './write-preconditions.js';
 

@@ -50,6 +50,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   const notifier = localNotifier({ file: join(options.dir, 'notifications.jsonl'), print: options.print });
   const inFlight = new Set<Promise<void>>();
   const outcomes: EventOutcome[] = [];
+  // Set once the endpoint is up: no marker can arrive before anyone knows where to drop it.
   let deps: Parameters<typeof handleStorageEvent>[0] | undefined;
   const onObjectCreated = (event: ObjectCreatedEvent) => {
     // Same filter as the deployed bucket notification: staging/ prefix, marker suffix.
@@ -60,14 +61,15 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   };
   const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated });
   const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: options.bucket });
-  deps = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket };
-  const probe = scheduleProbe({ store, notifier, contracts, layout }, deps.clock, options.probeEveryMs ?? 60_000, options.print);
+  const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket };
+  deps = ready;
+  const probe = scheduleProbe({ store, notifier, contracts, layout }, ready.clock, options.probeEveryMs ?? 60_000, options.print);
   return {
     endpoint: emulator.endpoint,
     bucket: options.bucket,
     store,
     outcomes,
-    deliver: (event) => handleStorageEvent(deps!, event),
+    deliver: (event) => handleStorageEvent(ready, event),
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

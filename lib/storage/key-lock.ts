@@ -2,7 +2,7 @@ import { mkdir, open, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GateError } from '../errors.js';
-import { KeyedMutex } from '../local/keyed-mutex.js';
+import { KeyedMutex } from './keyed-mutex.js';
 import { errorCode, undefinedIfMissing } from './fs-errors.js';
 
 /** A holder only renames and compares under the lock, so a minute-old lock is a crashed process. */
