@@ -1,5 +1,6 @@
 import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
+import { countedSource } from '../formats/prefetched-source.js';
 import type { Sample } from '../report/report.js';
 import { MAX_SAMPLES } from '../report/report.js';
 import { keyDisplay, keyIdentity } from './key-values.js';
@@ -33,7 +34,7 @@ export async function confirmDuplicates(state: PartitionState, files: readonly P
 async function rereadKeys(state: PartitionState, file: PartitionFile, start: number, end: number, pending: { keySet: KeySet; candidates: Set<number>; groups: Map<string, KeyGroup> }[]): Promise<void> {
   const opened = await file.open();
   try {
-    const table = openTable(state.plan.format, opened.source);
+    const table = openTable(state.plan.format, countedSource(opened.source, state.reads));
     const readable = checkFileSchema(state.plan, await table.schema(), file.path, new ViolationLog([]));
     const names = [...new Set(pending.flatMap((p) => p.keySet.columns))];
     const rows = pending.flatMap((p) => [...p.candidates].filter((o) => o >= start && o < end).map((o) => o - start));

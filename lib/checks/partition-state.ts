@@ -2,6 +2,7 @@ import type { CheckPlan } from './check-plan.js';
 import { KeyHashes } from './key-hashes.js';
 import type { Sample } from '../report/report.js';
 import { ViolationLog } from './violation-log.js';
+import type { ReadStats } from '../formats/prefetched-source.js';
 
 /** A set of columns whose combined values must not repeat: the grain, or one unique column. */
 export interface KeySet {
@@ -21,6 +22,8 @@ export class PartitionState {
   /** The ordinal of each file's first row. */
   readonly fileStarts: number[] = [];
   newest: { value: number; sample: Sample } | undefined;
+  /** Bytes and requests fetched from storage, across every file and pass. */
+  readonly reads: ReadStats = { bytes: 0, requests: 0 };
 
   constructor(readonly plan: CheckPlan, readonly files: readonly string[]) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name));

@@ -1,6 +1,7 @@
 import { GateError } from '../errors.js';
 import type { ByteSource } from '../formats/byte-source.js';
 import { openTable } from '../formats/open-table.js';
+import { countedSource } from '../formats/prefetched-source.js';
 import { UnreadableError, type RowGroupInfo } from '../formats/table-file.js';
 import type { FileSummary, Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
@@ -39,6 +40,14 @@ export interface CheckRun {
   readonly report: Report;
   /** The newest value of the freshness column, epoch ms, when the contract names one. */
   readonly newest?: number;
+  /** What was fetched from storage: a fraction of the partition when footers prove the checks. */
+  readonly stats: RunStats;
+}
+
+export interface RunStats {
+  readonly bytes_total: number;
+  readonly bytes_read: number;
+  readonly read_requests: number;
 }
 
 /**
@@ -70,7 +79,8 @@ export async function runChecks(plan: CheckPlan, files: readonly PartitionFile[]
     violations,
     checked_at: isoSeconds(plan.now),
   };
-  return state.newest ? { report, newest: state.newest.value } : { report };
+  const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
+  return state.newest ? { report, newest: state.newest.value, stats } : { report, stats };
 }
 
 /** ISO-8601 without milliseconds when they are zero, as reports print times. */
@@ -82,7 +92,7 @@ async function validateFile(state: PartitionState, file: PartitionFile, index: n
   state.fileStarts[index] = state.scanned;
   const opened = await file.open();
   try {
-    const table = openTable(state.plan.format, opened.source);
+    const table = openTable(state.plan.format, countedSource(opened.source, state.reads));
     const schema = await table.schema();
     if (schema.kind === 'typed') state.keySets.forEach((keySet) => keySet.hashes.reserve(schema.rows));
     const columns = checkFileSchema(state.plan, schema, file.path, state.log);

@@ -3,6 +3,7 @@ import { compressors } from 'hyparquet-compressors';
 import type { ByteSource } from './byte-source.js';
 import { describeElement, storedType } from './parquet-types.js';
 import { chunkStatistics } from './parquet-statistics.js';
+import { prefetchedSource, type ByteRange } from './prefetched-source.js';
 import { UnreadableError, type ColumnBatch, type FileSchema, type RowGroupInfo, type TableFile, type TypedColumn } from './table-file.js';
 
 /** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
@@ -68,13 +69,16 @@ function typedSchema(metadata: FileMetaData): FileSchema & { kind: 'typed' } {
  * Decodes rows [rowStart, rowStart + rowCount) of one row group. A whole group is read chunk by
  * chunk; a few rows are read page by page through the offset index when the file has one.
  */
-async function readRows(source: ByteSource, metadata: FileMetaData, columns: readonly string[], group: RowGroupInfo, rowStart: number, rowCount: number): Promise<ColumnBatch> {
+async function readRows(file: ByteSource, metadata: FileMetaData, columns: readonly string[], group: RowGroupInfo, rowStart: number, rowCount: number): Promise<ColumnBatch> {
+  const wholeGroup = rowCount === group.rowCount;
+  // A whole group's column chunks are fetched together; a few rows go page by page instead.
+  const source = wholeGroup && columns.length > 0 ? await prefetchedSource(file, chunkRanges(metadata, group.index, columns)) : file;
   const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
   if (columns.length > 0 && rowCount > 0) {
     try {
       await parquetRead({
         file: source, metadata, columns: [...columns], rowStart, rowEnd: rowStart + rowCount,
-        compressors, parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: rowCount < group.rowCount,
+        compressors, parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: !wholeGroup,
         onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
       });
     } catch (error) {
@@ -84,6 +88,19 @@ async function readRows(source: ByteSource, metadata: FileMetaData, columns: rea
   const values = new Map<string, ArrayLike<unknown>>();
   for (const [name, chunks] of pieces) values.set(name, assemble(name, chunks, rowStart, rowCount));
   return { group, rowStart, rowCount, columns: values };
+}
+
+/** The byte ranges of the named columns' chunks in one row group. */
+function chunkRanges(metadata: FileMetaData, groupIndex: number, columns: readonly string[]): ByteRange[] {
+  const wanted = new Set(columns);
+  const ranges: ByteRange[] = [];
+  for (const chunk of metadata.row_groups[groupIndex]?.columns ?? []) {
+    const meta = chunk.meta_data;
+    if (!meta || !wanted.has(meta.path_in_schema[0] ?? '')) continue;
+    const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
+    ranges.push({ start, end: start + Number(meta.total_compressed_size) });
+  }
+  return ranges;
 }
 
 function rowGroups(metadata: FileMetaData, columns: ReadonlySet<string>): RowGroupInfo[] {

@@ -32,7 +32,7 @@ export async function decide(context: DecideContext, drop: Drop): Promise<Decisi
     report = gateReport(refusal(named, drop, refused ?? noContract(drop), isoSeconds(context.now)), drop, reportContext);
   } else {
     const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => stagedFile(context.store, f)));
-    report = gateReport(run.report, drop, reportContext);
+    report = gateReport(run.report, drop, { ...reportContext, stats: run.stats });
     const column = contract.sla?.freshnessColumn;
     if (column && run.newest !== undefined) newest = { column, value: formatTimestamp(run.newest) };
   }

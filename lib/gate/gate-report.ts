@@ -1,3 +1,4 @@
+import type { RunStats } from '../checks/validate-partition.js';
 import type { Report, Violation } from '../report/report.js';
 import type { Drop } from './read-drop.js';
 
@@ -10,6 +11,8 @@ export interface GateReport extends Omit<Report, 'contract'> {
   readonly summary: string;
   readonly warnings: readonly string[];
   readonly attempt: string;
+  /** What validation fetched from the bucket; absent when the data was never read. */
+  readonly stats?: RunStats;
   readonly source: {
     readonly location: string;
     readonly marker: { readonly key: string; readonly etag: string; readonly last_modified: string };
@@ -17,9 +20,10 @@ export interface GateReport extends Omit<Report, 'contract'> {
   };
 }
 
-export function gateReport(report: Report | Omit<Report, 'contract'> & { contract: GateReport['contract'] }, drop: Drop, context: { location: string; attempt: string; warnings: readonly string[] }): GateReport {
+export function gateReport(report: Report | Omit<Report, 'contract'> & { contract: GateReport['contract'] }, drop: Drop, context: { location: string; attempt: string; warnings: readonly string[]; stats?: RunStats }): GateReport {
   return {
     ...report,
+    ...(context.stats ? { stats: context.stats } : {}),
     summary: summarise(report.status, report.violations, context.warnings),
     warnings: context.warnings,
     attempt: context.attempt,
