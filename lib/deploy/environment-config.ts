@@ -1,0 +1,128 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
+import { ConfigError, ConfigFields, join } from './config-fields.js';
+
+/** Where the gate's bucket comes from: created by this stack, or an existing one by name. */
+export type BucketSource = { readonly mode: 'create'; readonly name?: string } | { readonly mode: 'import'; readonly name: string };
+
+/** The bucket layout the functions get as environment variables (see lambdas/gate-environment.ts). */
+export interface GatePrefixes {
+  readonly staging: string;
+  readonly published: string;
+  readonly quarantine: string;
+  readonly state: string;
+}
+
+/** One deployment of the gate, read from cdk.json context `environments.<name>`. */
+export interface EnvironmentConfig {
+  readonly name: string;
+  readonly bucket: BucketSource;
+  readonly prefixes: GatePrefixes;
+  /** @default `_READY` */
+  readonly marker: string;
+  /** Subscribed to every notice unfiltered: they get the alarms. @default none */
+  readonly alertEmails: readonly string[];
+  /** @default 5 */
+  readonly probeIntervalMinutes: number;
+  /** A CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...). @default 30 */
+  readonly logRetentionDays: RetentionDays;
+  /** @default 90 */
+  readonly quarantineRetentionDays: number;
+  /** @default 30 */
+  readonly stateRetentionDays: number;
+  /** @default 30 */
+  readonly noncurrentVersionRetentionDays: number;
+  /** @default 1769 (one full vCPU: the engine is single-threaded, ~1M Parquet rows/s per core) */
+  readonly validateMemoryMb: number;
+  /** @default 300 */
+  readonly validateTimeoutSeconds: number;
+  /** Concurrent validations at most (the SQS event source's maximum concurrency, 2-1000). @default 10 */
+  readonly validateMaxConcurrency: number;
+  /** The ready queue's oldest message older than this raises an alarm. @default 60 */
+  readonly queueAgeAlarmMinutes: number;
+}
+
+const ENVIRONMENT_KEYS = [
+  'bucket', 'prefixes', 'marker', 'alertEmails', 'probeIntervalMinutes', 'logRetentionDays', 'quarantineRetentionDays',
+  'stateRetentionDays', 'noncurrentVersionRetentionDays', 'validateMemoryMb', 'validateTimeoutSeconds',
+  'validateMaxConcurrency', 'queueAgeAlarmMinutes',
+] as const;
+
+const ENV_NAME = /^[a-z][a-z0-9-]{0,19}$/;
+// Whole path segments, each ending in `/`; no `*`, which IAM would read as a wildcard.
+const PREFIX = /^(?:[A-Za-z0-9_.!'()=-]+\/)+$/;
+const MARKER = /^[A-Za-z0-9_.!'()=-]+$/;
+const BUCKET_NAME = /^(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const RETENTION_DAYS = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE);
+// A message can sit in the dead-letter queue 14 days and be redriven; the decision and notice
+// records under the state prefix must still be there to make that delivery converge, not re-run.
+const MIN_STATE_RETENTION_DAYS = 15;
+
+/**
+ * The configuration of the environment `name` from the `environments` context object. Throws one
+ * error listing every problem; an unknown or missing name lists the known ones.
+ */
+export function environmentConfig(environments: unknown, name: unknown): EnvironmentConfig {
+  if (typeof environments !== 'object' || environments === null || Array.isArray(environments)) {
+    throw new ConfigError('cdk.json has no "environments" context object: add one with an entry per environment (see lib/deploy/environment-config.ts)');
+  }
+  const known = Object.keys(environments).sort();
+  if (typeof name !== 'string' || name === '') {
+    throw new ConfigError(`choose an environment with -c env=<name>; known environments: ${known.join(', ')}`);
+  }
+  if (!Object.hasOwn(environments, name)) {
+    throw new ConfigError(`unknown environment "${name}"; known environments: ${known.join(', ')} (cdk.json context "environments")`);
+  }
+  const fields = new ConfigFields(`cdk.json context "environments.${name}"`);
+  if (!ENV_NAME.test(name)) fields.problem('(name)', 'an environment name is 1-20 characters of a-z, 0-9 and -, starting with a letter: it is part of every resource name');
+  const raw = fields.object((environments as Record<string, unknown>)[name], '', ENVIRONMENT_KEYS) ?? {};
+  const config: EnvironmentConfig = {
+    name,
+    bucket: readBucket(fields, raw.bucket),
+    prefixes: readPrefixes(fields, raw.prefixes),
+    marker: fields.string(raw.marker, 'marker', DEFAULT_LAYOUT.marker, MARKER, 'a file name without "/"'),
+    alertEmails: fields.strings(raw.alertEmails, 'alertEmails', EMAIL, 'an e-mail address'),
+    probeIntervalMinutes: fields.integer(raw.probeIntervalMinutes, 'probeIntervalMinutes', 5, 1, 1440),
+    logRetentionDays: fields.oneOf(raw.logRetentionDays, 'logRetentionDays', RetentionDays.ONE_MONTH, RETENTION_DAYS) as RetentionDays,
+    quarantineRetentionDays: fields.integer(raw.quarantineRetentionDays, 'quarantineRetentionDays', 90, 1, 36_500),
+    stateRetentionDays: fields.integer(raw.stateRetentionDays, 'stateRetentionDays', 30, MIN_STATE_RETENTION_DAYS, 36_500),
+    noncurrentVersionRetentionDays: fields.integer(raw.noncurrentVersionRetentionDays, 'noncurrentVersionRetentionDays', 30, 1, 36_500),
+    validateMemoryMb: fields.integer(raw.validateMemoryMb, 'validateMemoryMb', 1769, 128, 10_240),
+    // Lambda's limit; the queue's visibility timeout is six times this.
+    validateTimeoutSeconds: fields.integer(raw.validateTimeoutSeconds, 'validateTimeoutSeconds', 300, 10, 900),
+    validateMaxConcurrency: fields.integer(raw.validateMaxConcurrency, 'validateMaxConcurrency', 10, 2, 1000),
+    queueAgeAlarmMinutes: fields.integer(raw.queueAgeAlarmMinutes, 'queueAgeAlarmMinutes', 60, 1, 1440),
+  };
+  fields.check();
+  return config;
+}
+
+function readBucket(fields: ConfigFields, value: unknown): BucketSource {
+  const raw = fields.object(value ?? { create: true }, 'bucket', ['create', 'name', 'import']);
+  if (!raw) return { mode: 'create' };
+  const name = (key: string) => fields.string(raw[key], join('bucket', key), '', BUCKET_NAME, 'an S3 bucket name');
+  if (raw.import !== undefined) {
+    if (raw.create !== undefined || raw.name !== undefined) fields.problem('bucket', 'either { "create": true, "name"?: ... } or { "import": "<bucket name>" }, not both');
+    return { mode: 'import', name: name('import') };
+  }
+  if (raw.create !== true) fields.problem('bucket.create', 'expected true (or use { "import": "<bucket name>" } for an existing bucket)');
+  return raw.name === undefined ? { mode: 'create' } : { mode: 'create', name: name('name') };
+}
+
+function readPrefixes(fields: ConfigFields, value: unknown): GatePrefixes {
+  const keys = ['staging', 'published', 'quarantine', 'state'] as const;
+  const raw = value === undefined ? {} : fields.object(value, 'prefixes', keys) ?? {};
+  const prefixes = Object.fromEntries(
+    keys.map((key) => [key, fields.string(raw[key], `prefixes.${key}`, DEFAULT_LAYOUT[key], PREFIX, 'a key prefix of whole segments ending in "/", such as "staging/"')]),
+  ) as unknown as GatePrefixes;
+  // Nested or equal prefixes would let one area's grants and lifecycle rules reach into another.
+  keys.forEach((a, i) => {
+    for (const b of keys.slice(i + 1)) {
+      if (prefixes[a].startsWith(prefixes[b]) || prefixes[b].startsWith(prefixes[a])) {
+        fields.problem('prefixes', `${a} "${prefixes[a]}" and ${b} "${prefixes[b]}" overlap: each area needs a prefix of its own`);
+      }
+    }
+  });
+  return prefixes;
+}

@@ -1,0 +1,166 @@
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { BucketSource, GatePrefixes } from './environment-config.js';
+import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
+
+export interface GateBucketProps {
+  /** Create the bucket, or use an existing one by name (its owner keeps its lifecycle and logging). */
+  readonly source: BucketSource;
+  readonly prefixes: GatePrefixes;
+  /** The completion marker's file name. */
+  readonly marker: string;
+  /** @default Duration.days(90) */
+  readonly quarantineRetention?: Duration;
+  /** @default Duration.days(30) */
+  readonly stateRetention?: Duration;
+  /** @default Duration.days(30) */
+  readonly noncurrentVersionRetention?: Duration;
+  /** @default Duration.days(365) */
+  readonly accessLogRetention?: Duration;
+}
+
+type Area = keyof GatePrefixes;
+
+/** What a function may do, by area of the bucket. */
+interface AreaAccess {
+  readonly get: readonly Area[];
+  readonly put: readonly Area[];
+  readonly delete: readonly Area[];
+  /**
+   * s3:ListBucket, conditioned on these prefixes. Needed beyond listing: S3 answers a GET or HEAD
+   * of a missing key with 404 only to a caller that may list it, and a 403 would fail the gate.
+   */
+  readonly list: readonly Area[];
+}
+
+const VALIDATE_ACCESS: AreaAccess = {
+  // quarantine too: before each copy the gate HEADs the target (a GetObject) to skip what an
+  // earlier delivery already copied, and re-reads _REPORT.json after a lost conditional create.
+  get: ['staging', 'published', 'quarantine', 'state'],
+  put: ['published', 'quarantine', 'state'],
+  // staging: staged files leave once copied; published: a backfill removes the old _SUCCESS and
+  // the files the new drop no longer has; state: a failed notification releases its claim.
+  delete: ['staging', 'published', 'state'],
+  list: ['staging', 'published', 'quarantine', 'state'],
+};
+
+const PROBE_ACCESS: AreaAccess = {
+  // quarantine: a miss quotes the latest quarantine report's summary.
+  get: ['published', 'staging', 'quarantine', 'state'],
+  // state only: the probe's one-notice-per-miss claims.
+  put: ['state'],
+  delete: ['state'],
+  list: ['published', 'staging', 'quarantine', 'state'],
+};
+
+// The logical ID aws-cdk-lib gives its singleton handler for Custom::S3BucketNotifications.
+const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf325f094a3db834';
+
+/**
+ * The gate's bucket and the only way to grant access to it: each grant adds the prefix-scoped
+ * IAM statements and the environment variables the handler reads, so the two never drift.
+ */
+export class GateBucket extends Construct {
+  readonly bucket: IBucket;
+  /** Server access logs of a created bucket. */
+  readonly accessLogs?: Bucket;
+  readonly prefixes: GatePrefixes;
+  readonly marker: string;
+
+  constructor(scope: Construct, id: string, props: GateBucketProps) {
+    super(scope, id);
+    this.prefixes = props.prefixes;
+    this.marker = props.marker;
+    if (props.source.mode === 'import') {
+      this.bucket = Bucket.fromBucketName(this, 'Bucket', props.source.name);
+      return;
+    }
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // Server access logging delivers only to SSE-S3 buckets.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: props.accessLogRetention ?? Duration.days(365) }],
+    });
+    Validations.of(this.accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket of the gate bucket; logging it to itself would loop and to another bucket would only move the question.',
+    });
+    this.bucket = new Bucket(this, 'Bucket', {
+      bucketName: props.source.name,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'gate-bucket/',
+      lifecycleRules: [
+        { id: 'expire-quarantine', prefix: this.prefixes.quarantine, expiration: props.quarantineRetention ?? Duration.days(90) },
+        { id: 'expire-gate-state', prefix: this.prefixes.state, expiration: props.stateRetention ?? Duration.days(30) },
+        {
+          id: 'expire-noncurrent-versions',
+          noncurrentVersionExpiration: props.noncurrentVersionRetention ?? Duration.days(30),
+          expiredObjectDeleteMarker: true,
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+        },
+      ],
+    });
+  }
+
+  /** Sends the object-created event of every completion marker under the staging prefix to `queue`. */
+  notifyReady(queue: IQueue): void {
+    this.bucket.addEventNotification(EventType.OBJECT_CREATED, new SqsDestination(queue), {
+      prefix: this.prefixes.staging,
+      suffix: `/${this.marker}`,
+    });
+    const handler = Stack.of(this).node.tryFindChild(NOTIFICATIONS_HANDLER_ID);
+    if (!handler) throw new Error(`aws-cdk-lib no longer names its bucket-notifications handler ${NOTIFICATIONS_HANDLER_ID}: update gate-bucket.ts`);
+    Validations.of(handler).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: "aws-cdk-lib's Custom::S3BucketNotifications handler always attaches this policy (logs only); it runs during deployments, never on data.",
+    });
+  }
+
+  /** The validate function: reads a drop, publishes or quarantines it, records its decision. */
+  grantValidate(fn: LambdaFunction): void {
+    this.grant(fn, VALIDATE_ACCESS);
+  }
+
+  /** The SLA probe: reads every area, writes only its own claims under the state prefix. */
+  grantProbe(fn: LambdaFunction): void {
+    this.grant(fn, PROBE_ACCESS);
+  }
+
+  private grant(fn: LambdaFunction, access: AreaAccess): void {
+    const objects = (areas: readonly Area[]) => areas.map((area) => this.bucket.arnForObjects(`${this.prefixes[area]}*`));
+    for (const [action, areas] of [['s3:GetObject', access.get], ['s3:PutObject', access.put], ['s3:DeleteObject', access.delete]] as const) {
+      fn.addToRolePolicy(new PolicyStatement({ actions: [action], resources: objects(areas) }));
+    }
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': access.list.map((area) => `${this.prefixes[area]}*`) } },
+      }),
+    );
+    acknowledgeWildcardResources(
+      fn.role ?? fn,
+      objects([...access.get, ...access.put, ...access.delete]),
+      'Object ARNs scoped to one gate prefix each (staging/*, published/*, quarantine/*, _gate/*): partitions are named by the producer at run time, so the key below the prefix cannot be listed in advance.',
+    );
+    fn.addEnvironment('GATE_BUCKET', this.bucket.bucketName);
+    fn.addEnvironment('GATE_STAGING_PREFIX', this.prefixes.staging);
+    fn.addEnvironment('GATE_PUBLISHED_PREFIX', this.prefixes.published);
+    fn.addEnvironment('GATE_QUARANTINE_PREFIX', this.prefixes.quarantine);
+    fn.addEnvironment('GATE_STATE_PREFIX', this.prefixes.state);
+    fn.addEnvironment('GATE_MARKER', this.marker);
+  }
+}

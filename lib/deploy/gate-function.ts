@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: entries, the lock file and `contracts/` are found from here. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface GateFunctionProps {
+  readonly functionName: string;
+  readonly description: string;
+  /** The handler module, relative to the project root. */
+  readonly entry: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly logRetention: RetentionDays;
+  /** @default PROJECT_ROOT */
+  readonly projectRoot?: string;
+}
+
+/**
+ * A gate handler as a Lambda function: bundled locally with esbuild into one ESM file, the
+ * contracts copied beside it, JSON logs into a log group of its own, and a role that starts with
+ * nothing but writing to that log group. Grants add the rest.
+ */
+export class GateFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: GateFunctionProps) {
+    super(scope, id);
+    const projectRoot = props.projectRoot ?? PROJECT_ROOT;
+    this.logGroup = new LogGroup(this, 'LogGroup', {
+      logGroupName: `/aws/lambda/${props.functionName}`,
+      retention: props.logRetention,
+    });
+    // Our own role rather than AWSLambdaBasicExecutionRole, whose log grant covers every log group.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${props.functionName} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.function = new NodejsFunction(this, 'Function', {
+      functionName: props.functionName,
+      description: props.description,
+      entry: join(projectRoot, props.entry),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      bundling: gateBundling(),
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Node.js 22 on purpose: the gate is developed and tested on Node 20/22 (package.json engines), and a runtime change is its own reviewed change.',
+    });
+  }
+}
+
+/** Bundling shared by the gate's handlers. */
+export function gateBundling(): BundlingOptions {
+  return {
+    // Local esbuild (a pinned dev dependency): no Docker on build machines or in CI.
+    forceDockerBundling: false,
+    format: OutputFormat.ESM,
+    // ESM output has no `require`; bundled CommonJS dependencies still call it.
+    banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourceMap: true,
+    // Stack traces only need the mappings; the sources would double the asset.
+    sourcesContent: false,
+    // Bundle the pinned AWS SDK the gate is tested with, not whichever one the runtime carries.
+    externalModules: [],
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      // The handlers read `contracts/` beside themselves: a contract change ships as a reviewed deploy.
+      afterBundling: (inputDir: string, outputDir: string) => [
+        `mkdir -p "${outputDir}/contracts"`,
+        `cp "${inputDir}/contracts/"*.yaml "${outputDir}/contracts/"`,
+      ],
+    },
+  };
+}

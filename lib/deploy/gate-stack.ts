@@ -1,0 +1,87 @@
+import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { Contract } from '../contract/model.js';
+import type { EnvironmentConfig } from './environment-config.js';
+import { GateAlarms } from './gate-alarms.js';
+import { GateBucket } from './gate-bucket.js';
+import { GateTopic } from './gate-topic.js';
+import { planEmailSubscriptions } from './notice-recipients.js';
+import { ProbeFunction } from './probe-function.js';
+import { ReadyQueue } from './ready-queue.js';
+import { ValidateFunction } from './validate-function.js';
+
+export interface GateStackProps extends StackProps {
+  readonly config: EnvironmentConfig;
+  /** The contracts the functions ship with; their owners subscribe to their notices. */
+  readonly contracts: readonly Contract[];
+}
+
+/** The gate in one environment: bucket, ready queue, validate and probe functions, notices, alarms. */
+export class GateStack extends Stack {
+  readonly gateBucket: GateBucket;
+  readonly notices: GateTopic;
+  readonly ready: ReadyQueue;
+  readonly validate: ValidateFunction;
+  readonly probe: ProbeFunction;
+
+  constructor(scope: Construct, id: string, props: GateStackProps) {
+    super(scope, id, props);
+    // Pinned here, not in cdk.json, so the stack means the same in every app and test: access
+    // logs are delivered under a bucket policy, not the legacy ACL (which ACL-less buckets refuse).
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+    const { config } = props;
+    const name = `contract-gate-${config.name}`;
+    Tags.of(this).add('project', 'contract-gate');
+    Tags.of(this).add('environment', config.name);
+
+    this.gateBucket = new GateBucket(this, 'GateBucket', {
+      source: config.bucket,
+      prefixes: config.prefixes,
+      marker: config.marker,
+      quarantineRetention: Duration.days(config.quarantineRetentionDays),
+      stateRetention: Duration.days(config.stateRetentionDays),
+      noncurrentVersionRetention: Duration.days(config.noncurrentVersionRetentionDays),
+    });
+
+    this.notices = new GateTopic(this, 'Notices', { topicName: `${name}-notices`, displayName: `contract-gate ${config.name}` });
+    this.notices.subscribeEmails(planEmailSubscriptions(props.contracts, config.alertEmails));
+
+    const timeout = Duration.seconds(config.validateTimeoutSeconds);
+    this.ready = new ReadyQueue(this, 'Ready', { queueName: `${name}-ready`, visibilityTimeout: Duration.seconds(6 * config.validateTimeoutSeconds) });
+    this.gateBucket.notifyReady(this.ready.queue);
+
+    this.validate = new ValidateFunction(this, 'Validate', {
+      functionName: `${name}-validate`,
+      queue: this.ready.queue,
+      memorySize: config.validateMemoryMb,
+      timeout,
+      maxConcurrency: config.validateMaxConcurrency,
+      logRetention: config.logRetentionDays,
+    });
+    this.gateBucket.grantValidate(this.validate.function);
+    this.notices.grantPublish(this.validate.function);
+
+    this.probe = new ProbeFunction(this, 'Probe', {
+      functionName: `${name}-probe`,
+      interval: Duration.minutes(config.probeIntervalMinutes),
+      logRetention: config.logRetentionDays,
+    });
+    this.gateBucket.grantProbe(this.probe.function);
+    this.notices.grantPublish(this.probe.function);
+
+    new GateAlarms(this, 'Alarms', {
+      namePrefix: name,
+      action: this.notices.alarmAction,
+      queue: this.ready.queue,
+      deadLetterQueue: this.ready.deadLetterQueue,
+      validateFunction: this.validate.function,
+      validateLogGroup: this.validate.logGroup,
+      probeFunction: this.probe.function,
+      queueAgeThreshold: Duration.minutes(config.queueAgeAlarmMinutes),
+    });
+
+    new CfnOutput(this, 'BucketName', { value: this.gateBucket.bucket.bucketName, description: 'Producers drop partitions here' });
+    new CfnOutput(this, 'TopicArn', { value: this.notices.topic.topicArn, description: 'Every notice and alarm; subscribe with a filter policy' });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.ready.deadLetterQueue.queueUrl, description: 'Markers that failed every delivery' });
+  }
+}

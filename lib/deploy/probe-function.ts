@@ -1,0 +1,39 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GateFunction } from './gate-function.js';
+
+export interface ProbeFunctionProps {
+  readonly functionName: string;
+  readonly logRetention: RetentionDays;
+  /** @default Duration.minutes(5) */
+  readonly interval?: Duration;
+  /** @default 512 */
+  readonly memorySize?: number;
+  /** @default Duration.minutes(2) */
+  readonly timeout?: Duration;
+}
+
+/** The clock-SLA probe (lambdas/probe/handler.ts) on an EventBridge schedule. */
+export class ProbeFunction extends GateFunction {
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: ProbeFunctionProps) {
+    super(scope, id, {
+      functionName: props.functionName,
+      description: 'contract-gate: pages owners whose partitions miss their clock SLA',
+      entry: 'lambdas/probe/handler.ts',
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.minutes(2),
+      logRetention: props.logRetention,
+    });
+    this.schedule = new Rule(this, 'Schedule', {
+      ruleName: props.functionName,
+      description: `Runs ${props.functionName}`,
+      schedule: Schedule.rate(props.interval ?? Duration.minutes(5)),
+      targets: [new LambdaFunction(this.function)],
+    });
+  }
+}

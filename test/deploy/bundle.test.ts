@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
+import { synthGate, type GateSynth } from './synth-gate.js';
+
+let gate: GateSynth;
+
+beforeAll(async () => {
+  gate = await synthGate('dev');
+});
+afterAll(() => gate?.dispose());
+
+/** The staged directory of a function's code asset, found through the stack's asset manifest. */
+function assetDirectory(functionLogicalId: string): string {
+  const code = gate.template.toJSON().Resources[functionLogicalId].Properties.Code as { S3Key: string };
+  const hash = code.S3Key.replace(/\.zip$/, '');
+  const artifact = gate.assembly.getStackArtifact(gate.stack.artifactId);
+  const manifest = artifact.dependencies.find((d) => d.manifest.type === 'cdk:asset-manifest');
+  const file = join(gate.assembly.directory, (manifest!.manifest.properties as { file: string }).file);
+  const source = (JSON.parse(readFileSync(file, 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> }).files[hash]!.source;
+  expect(source.packaging).toBe('zip');
+  return join(gate.assembly.directory, source.path);
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort();
+}
+
+function describeSize(name: string, dir: string): { total: number; zipped: number } {
+  const sizes = files(dir).map((f) => {
+    const bytes = readFileSync(join(dir, f));
+    return { f, size: bytes.length, zipped: deflateRawSync(bytes, { level: 9 }).length };
+  });
+  const total = sizes.reduce((n, s) => n + s.size, 0);
+  const zipped = sizes.reduce((n, s) => n + s.zipped, 0);
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(`${name} bundle: ${sizes.map((s) => `${s.f} ${kb(s.size)}`).join(', ')}; total ${kb(total)}, about ${kb(zipped)} zipped`);
+  return { total, zipped };
+}
+
+describe.each(['validate', 'probe'] as const)('the %s bundle', (name) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = assetDirectory(gate.logicalId(gate.stack[name].function));
+  });
+
+  it('is one ESM file with its source map, and the contracts beside it', () => {
+    expect(files(dir)).toEqual(['contracts/orders.v1.yaml', 'index.mjs', 'index.mjs.map']);
+    expect(readFileSync(join(dir, 'contracts/orders.v1.yaml'), 'utf8')).toBe(readFileSync(join(PROJECT_ROOT, 'contracts/orders.v1.yaml'), 'utf8'));
+  });
+
+  it('defines require for bundled CommonJS', () => {
+    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);")).toBe(true);
+  });
+
+  it('loads with no node_modules in reach: the pinned AWS SDK is inside, not the runtime\'s', () => {
+    // The assembly lives under the system temp directory, far from the project's node_modules.
+    expect(relative(PROJECT_ROOT, dir).startsWith('..')).toBe(true);
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)}); console.log(typeof m.handler);`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+    expect(out.trim()).toBe('function');
+  });
+
+  it('maps back to the TypeScript sources without embedding them', () => {
+    const map = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sources.map((s) => relative(PROJECT_ROOT, join(dir, s)))).toContain(`lambdas/${name}/handler.ts`);
+    expect(map.sourcesContent).toBeUndefined();
+  });
+
+  it('has its size recorded', () => {
+    const { total } = describeSize(name, dir);
+    expect(total).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,59 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acknowledgements, nagFindings, reportedViolations } from './nag-findings.js';
+import { synthGate, type GateSynth } from './synth-gate.js';
+
+// The app registers AwsSolutionsChecks as a validation plugin, so this synth would already have
+// thrown on an error finding; the assertions below also catch warnings.
+let gate: GateSynth;
+
+beforeAll(async () => {
+  gate = await synthGate('dev');
+});
+afterAll(() => gate?.dispose());
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged, error or warning', () => {
+    expect(nagFindings(gate.stack)).toEqual([]);
+    expect(reportedViolations(gate)).toEqual([]);
+  });
+
+  it('leaves no error or warning annotation on the stack', () => {
+    const annotations = Annotations.fromStack(gate.stack);
+    expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+    expect(annotations.findError('*', Match.anyValue())).toEqual([]);
+    expect(annotations.findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('acknowledges only these rules, each with a reason of its own', () => {
+    const acks = acknowledgements(gate.app);
+    const rules = acks.map((a) => `${a.path.replace(/^ContractGate-dev\//, '')}: ${a.id.replace(/\[Resource::.*\]$/, '[Resource::<object ARN>]')}`);
+    expect([...new Set(rules)].sort()).toEqual([
+      'BucketNotificationsHandler050a0587b7544547bf325f094a3db834: AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'GateBucket/AccessLogs: AwsSolutions-S1',
+      'Probe/Function: AwsSolutions-L1',
+      'Probe/Role: AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+      'Probe/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+      'Validate/Function: AwsSolutions-L1',
+      'Validate/Role: AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+      'Validate/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+    ]);
+    for (const ack of acks) expect(ack.reason.length, ack.id).toBeGreaterThan(60);
+  });
+
+  it('acknowledges wildcard object ARNs one prefix at a time', () => {
+    const wildcards = acknowledgements(gate.app).filter((a) => a.path.endsWith('Validate/Role') && a.id.includes('[Resource::')).map((a) => a.id).sort();
+    const bucket = gate.logicalId(gate.stack.gateBucket.bucket);
+    expect(wildcards).toEqual(['_gate', 'published', 'quarantine', 'staging'].map((p) => `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${p}/*]`));
+  });
+
+  // Last: it changes the synthesized tree.
+  it('still reports a wildcard nobody acknowledged', () => {
+    gate.stack.validate.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
+    expect(nagFindings(gate.stack)).toEqual([
+      'AwsSolutions-IAM5[Action::s3:*] (error) at ContractGate-dev/Validate/Role/DefaultPolicy/Resource',
+      'AwsSolutions-IAM5[Resource::*] (error) at ContractGate-dev/Validate/Role/DefaultPolicy/Resource',
+    ]);
+  });
+});

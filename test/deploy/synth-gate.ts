@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { parseContract } from '../../lib/contract/load-contract.js';
+import type { Contract } from '../../lib/contract/model.js';
+import { addGateStack } from '../../lib/deploy/gate-app.js';
+import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
+import type { GateStack } from '../../lib/deploy/gate-stack.js';
+import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
+
+/** Environments for the tests, independent of what cdk.json holds today. */
+export const TEST_ENVIRONMENTS = {
+  dev: { bucket: { create: true }, alertEmails: ['gate-alerts@example.com'] },
+  prod: {
+    bucket: { create: true, name: 'acme-contract-gate-prod' },
+    alertEmails: ['data-oncall@example.com', 'orders-oncall@example.com'],
+    probeIntervalMinutes: 10,
+    logRetentionDays: 90,
+    quarantineRetentionDays: 120,
+    stateRetentionDays: 45,
+    noncurrentVersionRetentionDays: 14,
+    validateMemoryMb: 3008,
+    validateTimeoutSeconds: 600,
+    validateMaxConcurrency: 20,
+    queueAgeAlarmMinutes: 90,
+  },
+  lake: {
+    bucket: { import: 'acme-existing-lake' },
+    prefixes: { staging: 'gate/in/', published: 'gate/out/', quarantine: 'gate/bad/', state: 'gate/_state/' },
+    marker: 'READY.json',
+  },
+};
+
+export interface GateSynth {
+  readonly app: App;
+  readonly stack: GateStack;
+  readonly template: Template;
+  readonly assembly: CloudAssembly;
+  /** The logical ID of a construct's CloudFormation resource. */
+  logicalId(element: { node: { defaultChild?: unknown } }): string;
+  /** Removes the synthesized assembly. */
+  dispose(): void;
+}
+
+/** Synthesizes the gate app as `cdk synth -c env=<env>` would, cdk-nag included, into a temporary directory. */
+export async function synthGate(env: string, options: { contracts?: readonly Contract[]; environments?: object } = {}): Promise<GateSynth> {
+  const contracts = options.contracts ?? (await repositoryContracts());
+  const outdir = mkdtempSync(join(tmpdir(), 'contract-gate-cdk-'));
+  const app = new App({ outdir, context: { env, environments: options.environments ?? TEST_ENVIRONMENTS } });
+  const stack = addGateStack(app, contracts);
+  const assembly = app.synth();
+  return {
+    app,
+    stack,
+    assembly,
+    template: Template.fromStack(stack),
+    logicalId: (element) => stack.getLogicalId(element.node.defaultChild as CfnElement),
+    dispose: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+export async function repositoryContracts(): Promise<readonly Contract[]> {
+  return (await loadContractDirectory(join(PROJECT_ROOT, 'contracts'))).all();
+}
+
+/** A second contract whose owners overlap the orders contract's, for the subscription tests. */
+export function paymentsContract(): Contract {
+  const text = [
+    'name: payments',
+    'version: 1.0.0',
+    'owner: { team: payments, notify: [payments-team@example.com, orders-oncall@example.com, shared-analytics@example.com] }',
+    'produces: { format: parquet, partition: "dt={ds}" }',
+    'schema:',
+    '  grain: [payment_id]',
+    '  columns:',
+    '    - { name: payment_id, type: string, required: true }',
+  ].join('\n');
+  const { contract, problems } = parseContract(text, 'payments.v1.yaml');
+  if (!contract) throw new Error(`test contract is invalid: ${JSON.stringify(problems)}`);
+  return contract;
+}
+
+/** `<bucket ARN>/<prefix>*` as CDK renders it for a bucket created in the stack. */
+export function objectArn(bucketLogicalId: string, prefix: string): object {
+  return { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketLogicalId, 'Arn'] }, `/${prefix}*`]] };
+}
+
+/** Every statement of every policy document in the template, with where it came from. */
+export function allStatements(template: Template): { resource: string; type: string; statement: Record<string, unknown> }[] {
+  const found: { resource: string; type: string; statement: Record<string, unknown> }[] = [];
+  for (const [resource, definition] of Object.entries(template.toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, unknown> }>)) {
+    const props = definition.Properties ?? {};
+    const documents = [props.PolicyDocument, props.KeyPolicy, ...((props.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((p) => p.PolicyDocument)];
+    for (const document of documents) {
+      for (const statement of ((document as { Statement?: Record<string, unknown>[] } | undefined)?.Statement ?? [])) {
+        found.push({ resource, type: definition.Type, statement });
+      }
+    }
+  }
+  return found;
+}
+
+export const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
