@@ -1,8 +1,8 @@
 import type { Contract } from '../contract/model.js';
 
-/** Who hears about a contract's notices. Consumers' `notify` addresses join here as one more spread. */
+/** Who hears about a contract's notices: its owner and every registered consumer. */
 export function contractRecipients(contract: Contract): readonly string[] {
-  return [...contract.owner.notify];
+  return [...contract.owner.notify, ...contract.consumers.flatMap((consumer) => consumer.notify)];
 }
 
 /** One e-mail subscription: `contracts` filters it on the `contract` message attribute; none means everything. */

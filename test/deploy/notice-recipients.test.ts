@@ -17,6 +17,15 @@ describe('planEmailSubscriptions', () => {
     expect(planEmailSubscriptions([orders], [])).toEqual([{ email: 'orders-oncall@example.com', contracts: ['orders'] }]);
   });
 
+  it('subscribes registered consumers to the contracts they read', () => {
+    const read = { ...orders, consumers: [{ team: 'finance-bi', notify: ['bi@example.com'], columns: ['amount'] }] };
+    expect(contractRecipients(read)).toEqual(['orders-oncall@example.com', 'bi@example.com']);
+    expect(planEmailSubscriptions([read], [])).toEqual([
+      { email: 'bi@example.com', contracts: ['orders'] },
+      { email: 'orders-oncall@example.com', contracts: ['orders'] },
+    ]);
+  });
+
   it('gives an address that follows several contracts one subscription listing them all', () => {
     expect(planEmailSubscriptions([orders, payments], [])).toEqual([
       { email: 'orders-oncall@example.com', contracts: ['orders', 'payments'] },
