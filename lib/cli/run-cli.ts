@@ -15,6 +15,10 @@ usage:
       upload a partition's data files, then its _READY manifest (what a producer job calls)
   contract-gate probe [--now <ISO-8601>] [--format text|json] [--bucket lake] [--endpoint <url> | --dir <lake>]
       run the clock SLA probe once: list the due partitions and their state; exit 1 if any is missed
+  contract-gate diff <old contract> <new contract> [--format text|json]
+      classify the changes between two versions and judge the version bump; exit 0 enough, 1 too small, 2 cannot run
+  contract-gate check-compat [--base <git-ref>] [<dir>]
+      judge every contract file changed since a git base (what CI runs); exit 0 all pass, 1 any fails, 2 cannot run
   contract-gate demo
       validate the good and the bad example partitions shipped in contracts/examples
 `;
@@ -29,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve-command.js')).serveCommand,
   drop: async () => (await import('./drop-command.js')).dropCommand,
   probe: async () => (await import('./probe-command.js')).probeCommand,
+  diff: async () => (await import('./diff-command.js')).diffCommand,
+  'check-compat': async () => (await import('./check-compat-command.js')).checkCompatCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */

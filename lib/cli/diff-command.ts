@@ -1,0 +1,39 @@
+import { parseArgs } from 'node:util';
+import { diffContracts } from '../compat/diff-contracts.js';
+import { formatDiffText } from '../compat/format-diff.js';
+import type { Contract } from '../contract/model.js';
+import { formatProblem } from '../contract/problems.js';
+import { GateError } from '../errors.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { loadContractFile } from './contract-file.js';
+
+export const DIFF_USAGE = 'contract-gate diff <old contract> <new contract> [--format text|json]';
+
+/** `diff`: classifies the changes between two contract versions and judges the declared bump. */
+export async function diffCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' } } });
+  const [oldPath, newPath, ...rest] = positionals;
+  if (oldPath === undefined || newPath === undefined || rest.length > 0) throw new GateError('bad_arguments', `name exactly two contract files, the old version first\nusage: ${DIFF_USAGE}`);
+  const format = values.format;
+  if (format !== 'text' && format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${format}"`);
+  const [old, next] = await loadBoth(oldPath, newPath, io.stderr);
+  const diff = diffContracts(old, next);
+  const title = `${next.name}: ${oldPath} (${old.version.text}) → ${newPath} (${next.version.text}), compat.mode ${next.compat.mode}`;
+  io.stdout(format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : formatDiffText(diff, title));
+  return diff.ok ? EXIT.ok : EXIT.violated;
+}
+
+/** Loads both before failing, so one run lists the problems of both files. */
+async function loadBoth(oldPath: string, newPath: string, warn: (text: string) => void): Promise<[Contract, Contract]> {
+  const loaded = await Promise.all([oldPath, newPath].map(async (path) => ({ path, ...(await loadContractFile(path)) })));
+  const invalid = loaded.filter((l) => !l.contract);
+  if (invalid.length > 0) {
+    const text = invalid.map((l) => `${l.path} is not a valid contract:\n${l.problems.map(formatProblem).join('\n')}`).join('\n');
+    throw new GateError('contract_invalid', text, { context: { paths: invalid.map((l) => l.path) } });
+  }
+  const warnings = loaded.flatMap((l) => l.problems.map(formatProblem));
+  if (warnings.length) warn(`${warnings.join('\n')}\n`);
+  const [old, next] = loaded.map((l) => l.contract);
+  if (!old || !next) throw new GateError('internal', 'a loaded contract went missing');
+  return [old, next];
+}

@@ -1,0 +1,37 @@
+import type { ColumnSpec } from '../contract/model.js';
+import { change, type RawChange } from './contract-diff.js';
+import { list } from './rule-changes.js';
+
+/** How often a column must hold a value: a ladder, so a move up is stricter and a move down looser. */
+type Need = { readonly level: 0 } | { readonly level: 1; readonly column: string; readonly values: ReadonlySet<string> } | { readonly level: 2 };
+
+function need(column: ColumnSpec): Need {
+  if (column.required) return { level: 2 };
+  if (column.requiredWhen) return { level: 1, column: column.requiredWhen.column, values: new Set(column.requiredWhen.in.map(String)) };
+  return { level: 0 };
+}
+
+function describe(column: ColumnSpec): string {
+  if (column.required) return 'required';
+  if (column.requiredWhen) return `required when ${column.requiredWhen.column} in ${list(column.requiredWhen.in.map(String))}`;
+  return 'optional';
+}
+
+/** `required` and `required_when` together: one change, stricter or looser. */
+export function requirednessChange(old: ColumnSpec, next: ColumnSpec): RawChange | undefined {
+  const stricter = compare(need(old), need(next));
+  if (stricter === undefined) return undefined;
+  const text = `"${next.name}" went from ${describe(old)} to ${describe(next)}`;
+  if (stricter) return change('became_required', next.name, 'breaking', `${text}: rows without a value, once valid, are now rejected`);
+  return change('became_optional', next.name, 'flagged', `${text}: readers that assumed a value may now get nulls`);
+}
+
+/** true: stricter, false: looser, undefined: the same. A condition on another column counts as stricter, as its rows are not comparable. */
+function compare(from: Need, to: Need): boolean | undefined {
+  if (from.level !== to.level) return to.level > from.level;
+  if (from.level !== 1 || to.level !== 1) return undefined;
+  if (from.column !== to.column) return true;
+  const gained = [...to.values].some((v) => !from.values.has(v));
+  const lost = [...from.values].some((v) => !to.values.has(v));
+  return gained ? true : lost ? false : undefined;
+}

@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkCompatCommand } from '../../lib/cli/check-compat-command.js';
+import { EXIT, type CliIo } from '../../lib/cli/cli-io.js';
+import { GateError } from '../../lib/errors.js';
+import { addColumn, applyEdits, COUPON, ORDERS_V1, setVersion } from '../compat/contract-edits.js';
+
+const MINOR = applyEdits(ORDERS_V1, [addColumn('{ name: channel, type: string }'), setVersion('1.3.0')]);
+const BREAKING = applyEdits(ORDERS_V1, [[`${COUPON}\n`, ''], setVersion('1.3.0')]);
+const V2 = applyEdits(ORDERS_V1, [[`${COUPON}\n`, ''], setVersion('2.0.0')]);
+
+/** Runs the command in-process and maps a thrown GateError to exit 2, as runCli does. */
+async function run(args: string[]) {
+  let stdout = '';
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: () => undefined, isTTY: false };
+  try {
+    return { code: await checkCompatCommand(args, io), stdout, stderr: '' };
+  } catch (error) {
+    if (!(error instanceof GateError)) throw error;
+    return { code: EXIT.cannotProceed, stdout, stderr: error.message };
+  }
+}
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+}
+
+/** A repository whose main holds orders.v1.yaml, checked out on a feature branch; returns its contracts dir. */
+function producerRepo(): { repo: string; contracts: string } {
+  const repo = mkdtempSync(join(tmpdir(), 'cg-compat-'));
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'config', 'user.email', 'tests@example.com');
+  git(repo, 'config', 'user.name', 'contract-gate tests');
+  git(repo, 'config', 'commit.gpgsign', 'false');
+  const contracts = join(repo, 'contracts');
+  mkdirSync(join(contracts, 'examples'), { recursive: true });
+  writeFileSync(join(contracts, 'orders.v1.yaml'), ORDERS_V1);
+  writeFileSync(join(contracts, 'contract.schema.json'), '{}');
+  writeFileSync(join(contracts, 'examples', 'sample.yaml'), 'not: a contract\n');
+  commit(repo, 'contracts');
+  git(repo, 'checkout', '-q', '-b', 'feature');
+  return { repo, contracts };
+}
+
+function commit(repo: string, message: string): void {
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', message);
+}
+
+describe('contract-gate check-compat', () => {
+  it('passes an allowed minor change committed on a branch', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), MINOR);
+    commit(repo, 'minor');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`check-compat ${contracts} against the merge-base of HEAD and main`);
+    expect(stdout).toContain('PASS orders.v1.yaml (modified): needs a minor bump, declares minor: OK');
+    expect(stdout).toContain('1 changed contract file, all pass: OK');
+  });
+
+  it('fails a breaking edit in place and says a new major version must be a new file', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
+    commit(repo, 'breaking');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL orders.v1.yaml (modified): needs a major bump: a new major version must be a new file orders.v2.yaml beside orders.v1.yaml, not an edit of it');
+    expect(stdout).toContain('breaking  column_removed coupon');
+  });
+
+  it('passes a new v2 file beside v1 and shows its diff against v1 for information', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2);
+    commit(repo, 'v2');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('PASS orders.v2.yaml (added): a new contract, orders 2.0.0, that loads');
+    expect(stdout).toContain('against orders.v1.yaml, for information (needs a major bump, declares major: OK):');
+  });
+
+  it('fails a deleted contract file and says to retire it instead', async () => {
+    const { repo, contracts } = producerRepo();
+    rmSync(join(contracts, 'orders.v1.yaml'));
+    commit(repo, 'delete');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL orders.v1.yaml (deleted): a deleted contract is breaking: set status: retired instead of deleting, so the gate quarantines stray drops with a clear report');
+  });
+
+  it('checks uncommitted edits too, and ignores the JSON Schema and sub-directories', async () => {
+    const { contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
+    writeFileSync(join(contracts, 'contract.schema.json'), '{"changed": true}');
+    writeFileSync(join(contracts, 'examples', 'sample.yaml'), 'changed: too\n');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(1);
+    expect(stdout).not.toContain('contract.schema.json');
+    expect(stdout).not.toContain('sample.yaml');
+    expect(stdout).toContain('1 of 1 changed contract file fail: NOT OK');
+  });
+
+  it('defaults the base to the merge-base with main and says so', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), MINOR);
+    commit(repo, 'minor');
+    const { code, stdout } = await run([contracts]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/against the merge-base of HEAD and main \([0-9a-f]{12}\), the default base/);
+  });
+
+  it('falls back to HEAD~1 on main itself, where the merge-base would compare nothing', async () => {
+    const { repo, contracts } = producerRepo();
+    git(repo, 'checkout', '-q', 'main');
+    writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
+    commit(repo, 'breaking on main');
+    const { code, stdout } = await run([contracts]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/against HEAD~1 \([0-9a-f]{12}\)/);
+  });
+
+  it('exits 2 when the base ref does not exist', async () => {
+    const { contracts } = producerRepo();
+    const { code, stderr } = await run(['--base', 'origin/nope', contracts]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--base "origin/nope" names no commit in this repository');
+  });
+
+  it('exits 2 outside a git repository and for a missing directory', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'cg-nogit-'));
+    expect(await run([plain])).toMatchObject({ code: 2, stderr: `${plain} is not inside a git work tree: check-compat compares contracts with a git base` });
+    expect(await run([join(plain, 'contracts')])).toMatchObject({ code: 2, stderr: `${join(plain, 'contracts')}: no such contract directory` });
+  });
+});
