@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
-import { synthGate, type GateSynth } from './synth-gate.js';
+import { assetDirectory, synthGate, type GateSynth } from './synth-gate.js';
 
 let gate: GateSynth;
 
@@ -13,18 +13,6 @@ beforeAll(async () => {
   gate = await synthGate('dev');
 });
 afterAll(() => gate?.dispose());
-
-/** The staged directory of a function's code asset, found through the stack's asset manifest. */
-function assetDirectory(functionLogicalId: string): string {
-  const code = gate.template.toJSON().Resources[functionLogicalId].Properties.Code as { S3Key: string };
-  const hash = code.S3Key.replace(/\.zip$/, '');
-  const artifact = gate.assembly.getStackArtifact(gate.stack.artifactId);
-  const manifest = artifact.dependencies.find((d) => d.manifest.type === 'cdk:asset-manifest');
-  const file = join(gate.assembly.directory, (manifest!.manifest.properties as { file: string }).file);
-  const source = (JSON.parse(readFileSync(file, 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> }).files[hash]!.source;
-  expect(source.packaging).toBe('zip');
-  return join(gate.assembly.directory, source.path);
-}
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile()).sort();
@@ -45,7 +33,7 @@ function describeSize(name: string, dir: string): { total: number; zipped: numbe
 describe.each(['validate', 'probe'] as const)('the %s bundle', (name) => {
   let dir: string;
   beforeAll(() => {
-    dir = assetDirectory(gate.logicalId(gate.stack[name].function));
+    dir = assetDirectory(gate, gate.logicalId(gate.stack[name].function));
   });
 
   it('is one ESM file with its source map, and the contracts beside it', () => {

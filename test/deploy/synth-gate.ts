@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -104,3 +104,16 @@ export function allStatements(template: Template): { resource: string; type: str
 }
 
 export const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+
+/** The staged directory of a function's code asset, found through the stack's asset manifest. */
+export function assetDirectory(gate: GateSynth, functionLogicalId: string): string {
+  const code = gate.template.toJSON().Resources[functionLogicalId].Properties.Code as { S3Key: string };
+  const hash = code.S3Key.replace(/\.zip$/, '');
+  const artifact = gate.assembly.getStackArtifact(gate.stack.artifactId);
+  const manifest = artifact.dependencies.find((d) => d.manifest.type === 'cdk:asset-manifest');
+  const file = join(gate.assembly.directory, (manifest!.manifest.properties as { file: string }).file);
+  const source = (JSON.parse(readFileSync(file, 'utf8')) as { files: Record<string, { source: { path: string; packaging: string } }> }).files[hash]!.source;
+  if (source.packaging !== 'zip') throw new Error(`asset ${hash} is packaged as ${source.packaging}, not zip`);
+  return join(gate.assembly.directory, source.path);
+}
+
