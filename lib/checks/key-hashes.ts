@@ -23,6 +23,18 @@ export class KeyHashes {
     this.length += count;
   }
 
+  /** Appends the hashes another slice of the partition computed, in their order. */
+  pushAll(hashes: Float64Array): void {
+    this.reserve(hashes.length);
+    this.hashes.set(hashes, this.length);
+    this.length += hashes.length;
+  }
+
+  /** A copy of the hashes so far, to hand to whoever merges slices. */
+  toArray(): Float64Array {
+    return this.hashes.slice(0, this.length);
+  }
+
   /** Makes room for rows known to come, so the store does not grow while they arrive. */
   reserve(rows: number): void {
     if (this.length + rows <= this.hashes.length) return;

@@ -6,6 +6,7 @@ import { UnreadableError, type RowGroupInfo } from '../formats/table-file.js';
 import type { FileSummary, Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';
+import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
 import { checkPartitionRules } from './partition-rules.js';
 import { columnsToDecode } from './settle-by-statistics.js';
@@ -59,23 +60,30 @@ export async function validatePartition(plan: CheckPlan, files: readonly Partiti
 }
 
 export async function runChecks(plan: CheckPlan, files: readonly PartitionFile[], options: ValidateOptions = {}): Promise<CheckRun> {
-  const state = new PartitionState(plan, files.map((f) => f.path));
-  const summaries: FileSummary[] = [];
+  const results: SliceResult[] = [];
+  let rowsBefore = 0;
   for (const [index, file] of files.entries()) {
-    const rowsBefore = state.rows;
-    const progress = () => options.onProgress?.({ filesDone: index, filesTotal: files.length, rowsRead: state.rows });
-    await validateFile(state, file, index, progress);
-    summaries.push({ path: file.path, rows: state.rows - rowsBefore, bytes: file.byteLength });
-    options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, rowsRead: state.rows });
+    const progress = (rows: number) => options.onProgress?.({ filesDone: index, filesTotal: files.length, rowsRead: rowsBefore + rows });
+    const result = await checkSlice(plan, file, { fileIndex: index, first: true }, progress);
+    results.push(result);
+    rowsBefore += result.rows;
+    options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, rowsRead: rowsBefore });
   }
+  return finishRun(plan, files, results);
+}
+
+/** From slice results to the verdict: merge, confirm duplicates, apply the partition rules. */
+export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[], results: readonly SliceResult[]): Promise<CheckRun> {
+  const state = mergeSlices(plan, files, results);
   await confirmDuplicates(state, files);
   checkPartitionRules(state);
   const violations = state.log.violations();
+  const rowsOf = (index: number) => results.filter((r) => r.fileIndex === index).reduce((sum, r) => sum + r.rows, 0);
   const report: Report = {
     status: violations.length === 0 ? 'pass' : 'fail',
     contract: plan.contract,
     rows: state.rows,
-    files: summaries,
+    files: files.map((file, index) => ({ path: file.path, rows: rowsOf(index), bytes: file.byteLength })),
     violations,
     checked_at: isoSeconds(plan.now),
   };
@@ -86,29 +94,4 @@ export async function runChecks(plan: CheckPlan, files: readonly PartitionFile[]
 /** ISO-8601 without milliseconds when they are zero, as reports print times. */
 export function isoSeconds(millis: number): string {
   return new Date(millis).toISOString().replace('.000Z', 'Z');
-}
-
-async function validateFile(state: PartitionState, file: PartitionFile, index: number, progress: () => void): Promise<void> {
-  state.fileStarts[index] = state.scanned;
-  const opened = await file.open();
-  try {
-    const table = openTable(state.plan.format, countedSource(opened.source, state.reads));
-    const schema = await table.schema();
-    if (schema.kind === 'typed') state.keySets.forEach((keySet) => keySet.hashes.reserve(schema.rows));
-    const columns = checkFileSchema(state.plan, schema, file.path, state.log);
-    const keys = new Set<string>();
-    const select = (group: RowGroupInfo) => columnsToDecode(state.plan, columns, group);
-    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), select)) {
-      checkBatch(state, columns, file.path, batch);
-      batch.keys?.forEach((key) => keys.add(key));
-      progress();
-    }
-    logExtraColumns(state.plan, keys, file.path, state.log);
-  } catch (error) {
-    if (error instanceof GateError) throw error;
-    const reason = error instanceof UnreadableError ? error.message : `the reader failed: ${error instanceof Error ? error.message : String(error)}`;
-    state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: file.path, row: null, value: reason });
-  } finally {
-    await opened.close();
-  }
 }

@@ -1,6 +1,7 @@
 import { MAX_SAMPLES, RULE_ORDER, type RuleId, type Sample, type Violation } from '../report/report.js';
 
-interface Entry {
+/** One rule's findings so far; plain data, so slices checked elsewhere can send theirs back. */
+export interface LogEntry {
   readonly rule: RuleId;
   readonly column: string | undefined;
   count: number;
@@ -13,7 +14,7 @@ interface Entry {
  * rows break a rule. Messages are written once at the end, from the final counts.
  */
 export class ViolationLog {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entriesByKey = new Map<string, LogEntry>();
 
   constructor(private readonly columnOrder: readonly string[]) {}
 
@@ -25,27 +26,37 @@ export class ViolationLog {
     this.addTotal(rule, column, detail, 1, [sample]);
   }
 
+  /** The findings as plain data, in the order they were first seen. */
+  entries(): LogEntry[] {
+    return [...this.entriesByKey.values()];
+  }
+
+  /** Adds another log's findings after this one's: counts add up, samples keep their order. */
+  absorb(entries: readonly LogEntry[]): void {
+    for (const entry of entries) this.addTotal(entry.rule, entry.column, entry.detail, entry.count, entry.samples);
+  }
+
   addTotal(rule: RuleId, column: string | undefined, detail: string, count: number, samples: readonly Sample[]): void {
     const key = `${rule}\u0000${column ?? ''}\u0000${detail}`;
-    let entry = this.entries.get(key);
+    let entry = this.entriesByKey.get(key);
     if (!entry) {
       entry = { rule, column, count: 0, samples: [], detail };
-      this.entries.set(key, entry);
+      this.entriesByKey.set(key, entry);
     }
     entry.count += count;
     for (const sample of samples) if (entry.samples.length < MAX_SAMPLES) entry.samples.push(sample);
   }
 
   get isEmpty(): boolean {
-    return this.entries.size === 0;
+    return this.entriesByKey.size === 0;
   }
 
   violations(): Violation[] {
-    const rank = (entry: Entry) => {
+    const rank = (entry: LogEntry) => {
       const index = entry.column === undefined ? -1 : this.columnOrder.indexOf(entry.column);
       return index === -1 && entry.column !== undefined ? this.columnOrder.length : index;
     };
-    return [...this.entries.values()]
+    return [...this.entriesByKey.values()]
       .sort((a, b) => RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule) || rank(a) - rank(b) || (a.column ?? '').localeCompare(b.column ?? ''))
       .map((entry) => ({
         rule: entry.rule,

@@ -25,11 +25,12 @@ export function openParquetFile(source: ByteSource): TableFile {
     async schema() {
       return typedSchema(await loadMetadata());
     },
-    async *batches(columns, select) {
+    async *batches(columns, select, range) {
       const meta = await loadMetadata();
       const readable = new Set(typedSchema(meta).columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
       const wanted = columns.filter((name) => readable.has(name));
       for (const group of rowGroups(meta, new Set(wanted))) {
+        if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? select(group).filter((name) => readable.has(name)) : wanted;
         yield await readRows(source, meta, chosen, group, group.rowStart, group.rowCount);
       }
@@ -62,7 +63,7 @@ function typedSchema(metadata: FileMetaData): FileSchema & { kind: 'typed' } {
     type: child.children.length > 0 ? { kind: 'unsupported', detail: 'a nested group' } : storedType(child.element),
     physical: describeElement(child.element, child.children.length),
   }));
-  return { kind: 'typed', columns, rows: Number(metadata.num_rows) };
+  return { kind: 'typed', columns, rows: Number(metadata.num_rows), groupRows: metadata.row_groups.map((g) => Number(g.num_rows)) };
 }
 
 /**

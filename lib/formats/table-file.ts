@@ -12,7 +12,7 @@ export interface TableFile {
    * batch. Columns the file lacks are absent from the batch. Throws UnreadableError when the
    * bytes stop making sense part way; batches already yielded stay valid.
    */
-  batches(columns: readonly string[], select?: ColumnSelector): AsyncIterable<ColumnBatch>;
+  batches(columns: readonly string[], select?: ColumnSelector, groups?: GroupRange): AsyncIterable<ColumnBatch>;
   /**
    * Files with random access (Parquet): decodes only the given rows (0-based within the file),
    * one batch per row, reading as few pages as the file's indexes allow.
@@ -25,6 +25,12 @@ export interface TableFile {
  * the columns worth decoding. Readers without row groups ignore it and read `columns`.
  */
 export type ColumnSelector = (group: RowGroupInfo) => readonly string[];
+
+/** Row groups [from, to) of a file: a slice of it that can be checked on its own. */
+export interface GroupRange {
+  readonly from: number;
+  readonly to: number;
+}
 
 export interface RowGroupInfo {
   readonly index: number;
@@ -51,7 +57,7 @@ export interface ChunkStatistics {
  * `dynamic`: values are JSON values and columns are discovered row by row (JSON Lines).
  */
 export type FileSchema =
-  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[]; readonly rows: number }
+  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[]; readonly rows: number; readonly groupRows: readonly number[] }
   | { readonly kind: 'text'; readonly columns: readonly string[] }
   | { readonly kind: 'dynamic' };
 

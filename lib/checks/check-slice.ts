@@ -1,0 +1,101 @@
+import { GateError } from '../errors.js';
+import { openTable } from '../formats/open-table.js';
+import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
+import { UnreadableError, type GroupRange, type RowGroupInfo } from '../formats/table-file.js';
+import type { Sample } from '../report/report.js';
+import type { CheckPlan } from './check-plan.js';
+import { checkBatch } from './check-batch.js';
+import { PartitionState } from './partition-state.js';
+import { checkFileSchema, logExtraColumns } from './schema-check.js';
+import { columnsToDecode } from './settle-by-statistics.js';
+import type { PartitionFile } from './validate-partition.js';
+import { ViolationLog, type LogEntry } from './violation-log.js';
+
+/**
+ * A piece of a partition that can be checked on its own, in this thread or another: one file,
+ * or some of a Parquet file's row groups. Only a file's first slice reports file-level findings.
+ */
+export interface Slice {
+  readonly fileIndex: number;
+  readonly groups?: GroupRange;
+  readonly first: boolean;
+}
+
+/** What a slice found: plain data (structured-cloneable), merged in slice order afterwards. */
+export interface SliceResult {
+  readonly fileIndex: number;
+  readonly rows: number;
+  readonly scanned: number;
+  readonly entries: LogEntry[];
+  /** Key hashes per key set, one per scanned row. */
+  readonly hashes: Float64Array[];
+  readonly newest?: { readonly value: number; readonly sample: Sample };
+  readonly reads: ReadStats;
+  /** Why the file could not be read, when it could not. */
+  readonly unreadable?: string;
+}
+
+export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
+  const state = new PartitionState(plan, [file.path]);
+  const log = slice.first ? state.log : new ViolationLog([]);
+  let unreadable: string | undefined;
+  const opened = await file.open();
+  try {
+    const table = openTable(plan.format, countedSource(opened.source, state.reads));
+    const schema = await table.schema();
+    if (schema.kind === 'typed') state.keySets.forEach((keySet) => keySet.hashes.reserve(sliceRows(schema.groupRows, slice.groups)));
+    const columns = checkFileSchema(plan, schema, file.path, log);
+    const keys = new Set<string>();
+    const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group);
+    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), select, slice.groups)) {
+      checkBatch(state, columns, file.path, batch);
+      batch.keys?.forEach((key) => keys.add(key));
+      onRows(state.rows);
+    }
+    logExtraColumns(plan, keys, file.path, log);
+  } catch (error) {
+    if (error instanceof GateError) throw error;
+    unreadable = error instanceof UnreadableError ? error.message : `the reader failed: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    await opened.close();
+  }
+  return {
+    fileIndex: slice.fileIndex,
+    rows: state.rows,
+    scanned: state.scanned,
+    entries: state.log.entries(),
+    hashes: state.keySets.map((keySet) => keySet.hashes.toArray()),
+    ...(state.newest ? { newest: state.newest } : {}),
+    reads: state.reads,
+    ...(unreadable === undefined ? {} : { unreadable }),
+  };
+}
+
+function sliceRows(groupRows: readonly number[], groups: GroupRange | undefined): number {
+  return groupRows.slice(groups?.from ?? 0, groups?.to ?? groupRows.length).reduce((sum, rows) => sum + rows, 0);
+}
+
+/**
+ * Folds slice results, in slice order, into one partition state: counts add up, samples keep
+ * file-then-row order, key hashes line up with their rows, and a file that broke in any slice
+ * is reported unreadable once.
+ */
+export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], results: readonly SliceResult[]): PartitionState {
+  const state = new PartitionState(plan, files.map((f) => f.path));
+  const broken = new Set<number>();
+  for (const result of results) {
+    state.fileStarts[result.fileIndex] ??= state.scanned;
+    state.log.absorb(result.entries);
+    result.hashes.forEach((hashes, i) => state.keySets[i]?.hashes.pushAll(hashes));
+    state.rows += result.rows;
+    state.scanned += result.scanned;
+    state.reads.bytes += result.reads.bytes;
+    state.reads.requests += result.reads.requests;
+    if (result.newest) state.observeNewest(result.newest.value, result.newest.sample);
+    if (result.unreadable !== undefined && !broken.has(result.fileIndex)) {
+      broken.add(result.fileIndex);
+      state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: files[result.fileIndex]?.path ?? '', row: null, value: result.unreadable });
+    }
+  }
+  return state;
+}
