@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { buildCheckPlan } from '../checks/check-plan.js';
-import { validatePartition } from '../checks/validate-partition.js';
+import { runChecksInParallel } from '../parallel/parallel-checks.js';
 import { GateError } from '../errors.js';
 import type { Report } from '../report/report.js';
 import { formatTextReport } from '../report/text-report.js';
@@ -17,23 +16,25 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { contract: { type: 'string' }, format: { type: 'string', default: 'text' }, now: { type: 'string' } },
+    options: { contract: { type: 'string' }, format: { type: 'string', default: 'text' }, now: { type: 'string' }, workers: { type: 'string' } },
   });
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new GateError('bad_arguments', `--workers must be a whole number (0 or 1: one thread), not "${values.workers}"`);
   if (!values.contract) throw new GateError('bad_arguments', `--contract is required\nusage: ${VALIDATE_USAGE}`);
   if (positionals.length === 0) throw new GateError('bad_arguments', `name at least one file or directory to validate\nusage: ${VALIDATE_USAGE}`);
   const format = values.format;
   if (format !== 'text' && format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${format}"`);
-  const report = await runValidation(values.contract, positionals, parseNow(values.now), format === 'text' ? io : { ...io, isTTY: false }, io.stderr);
+  const report = await runValidation(values.contract, positionals, parseNow(values.now), format === 'text' ? io : { ...io, isTTY: false }, io.stderr, workers);
   io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatTextReport(report));
   return report.status === 'pass' ? EXIT.ok : EXIT.violated;
 }
 
-export async function runValidation(contractPath: string, paths: readonly string[], now: number, io: CliIo, warn: (text: string) => void): Promise<Report> {
+export async function runValidation(contractPath: string, paths: readonly string[], now: number, io: CliIo, warn: (text: string) => void, workers?: number): Promise<Report> {
   const contract = await requireContract(contractPath, warn);
   const files = await localPartitionFiles(paths);
   const progress = progressLine(io);
   try {
-    return await validatePartition(buildCheckPlan(contract, now), files, { onProgress: progress.update });
+    return (await runChecksInParallel(contract, now, files, { onProgress: progress.update, ...(workers === undefined ? {} : { workers }) })).report;
   } finally {
     progress.clear();
   }
