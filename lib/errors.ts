@@ -10,6 +10,7 @@ export type GateErrorCode =
   | 'precondition_failed'
   | 'not_found'
   | 'notify_failed'
+  | 'deadline'
   | 'internal';
 
 export class GateError<Context extends object = Record<string, unknown>> extends Error {

@@ -18,9 +18,11 @@ import { logJson } from '../log-json.js';
  */
 let ready: Promise<GateDeps & { bucket: string }> | undefined;
 
-export async function handler(event: unknown): Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined> {
+export async function handler(event: unknown, context?: { getRemainingTimeInMillis(): number }): Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined> {
   const deps = await (ready ??= configure(process.env));
-  const outcome = await handleStorageEvent(deps, event);
+  // Stop cleanly between two storage calls rather than be killed in the middle of one.
+  const deadline = context ? Date.now() + context.getRemainingTimeInMillis() : undefined;
+  const outcome = await handleStorageEvent(deadline === undefined ? deps : { ...deps, deadline }, event);
   for (const result of outcome.results) logJson('info', 'marker handled', describeResult(result));
   for (const reason of outcome.ignored) logJson('warn', 'event record ignored', { reason });
   for (const failure of outcome.failures) logJson('error', 'marker failed; it will be delivered again', failure);

@@ -2,6 +2,7 @@ import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
+import { deadlineStore } from './deadline-store.js';
 import type { ContractRegistry } from './contract-registry.js';
 import { decide } from './decide.js';
 import { parseDecision, type Decision } from './decision.js';
@@ -15,6 +16,8 @@ export interface GateDeps {
   /** Epoch milliseconds; injected so tests and replays pin the time. */
   readonly clock: () => number;
   readonly layout?: GateLayout;
+  /** Epoch ms by which the handler must have stopped (Lambda's remaining time); none: no limit. */
+  readonly deadline?: number;
 }
 
 export type MarkerResult =
@@ -26,7 +29,8 @@ export type MarkerResult =
  * Runs the gate for one completion marker: decide once (a conditional create under `_gate/`),
  * then carry the decision out. Safe to call any number of times, concurrently, for one marker.
  */
-export async function processMarker(deps: GateDeps, key: string): Promise<MarkerResult> {
+export async function processMarker(given: GateDeps, key: string): Promise<MarkerResult> {
+  const deps = given.deadline === undefined ? given : { ...given, store: deadlineStore(given.store, given.deadline, given.clock) };
   const layout = deps.layout ?? DEFAULT_LAYOUT;
   const address = parseMarkerKey(layout, key);
   if (!address) return { status: 'ignored', key, reason: `not a ${layout.marker} marker under ${layout.staging}<dataset>/v<major>/<partition>/` };
