@@ -19,6 +19,8 @@ usage:
       classify the changes between two versions and judge the version bump; exit 0 enough, 1 too small, 2 cannot run
   contract-gate check-compat [--base <git-ref>] [<dir>]
       judge every contract file changed since a git base (what CI runs); exit 0 all pass, 1 any fails, 2 cannot run
+  contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://...]
+      write the contract as ODCS v3.1 YAML, a JSON Schema for one row, a dbt schema.yml, or Athena DDL
   contract-gate demo
       validate the good and the bad example partitions shipped in contracts/examples
 `;
@@ -35,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   probe: async () => (await import('./probe-command.js')).probeCommand,
   diff: async () => (await import('./diff-command.js')).diffCommand,
   'check-compat': async () => (await import('./check-compat-command.js')).checkCompatCommand,
+  export: async () => (await import('./export-command.js')).exportCommand,
 };
 
 /** Runs one CLI invocation and returns its exit code; never calls process.exit itself. */

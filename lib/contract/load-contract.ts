@@ -7,6 +7,7 @@ import { readSla } from './read-sla.js';
 import { parseTemporal } from './temporal.js';
 import { checkPartitionTemplate } from './partition-template.js';
 import { YamlReader, type Entries } from './yaml-reader.js';
+import { isOdcsDocument, readOdcsContract } from '../odcs/from-odcs.js';
 
 export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
 
@@ -26,6 +27,8 @@ export interface LoadResult {
  */
 export function parseContract(text: string, file: string): LoadResult {
   const reader = new YamlReader(text, file);
+  // An Open Data Contract Standard v3 document has its own mapping onto the same Contract.
+  if (isOdcsDocument(reader)) return readOdcsContract(reader);
   // An empty document has no root but no YAML error either: readContract reports it.
   const contract = reader.hasErrors ? undefined : readContract(reader, reader.root);
   const problems = [...reader.problems].sort((a, b) => a.line - b.line || a.column - b.column);

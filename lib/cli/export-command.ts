@@ -1,0 +1,59 @@
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { EXPORT_TARGETS, LOCATED_TARGETS, exportContract, isExportTarget, type ExportTarget } from '../export/export-contract.js';
+import { isS3Location } from '../export/published-table.js';
+import { GateError } from '../errors.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { requireContract } from './contract-file.js';
+
+export const EXPORT_USAGE = `contract-gate export <contract> --to ${EXPORT_TARGETS.join('|')} [--out <file>] [--location s3://<bucket>/<prefix>/]`;
+
+/**
+ * `export`: writes the contract in another format, to stdout or `--out`. Bad input is reported
+ * here with exit 2, as run-cli would, so the command keeps its exit codes however it is called.
+ */
+export async function exportCommand(args: string[], io: CliIo): Promise<number> {
+  try {
+    return await runExport(args, io);
+  } catch (error) {
+    if (!isBadInput(error)) throw error;
+    io.stderr(`contract-gate export: ${error.message}\n`);
+    return EXIT.cannotProceed;
+  }
+}
+
+async function runExport(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { to: { type: 'string' }, out: { type: 'string' }, location: { type: 'string' } } });
+  const [path] = positionals;
+  if (!path || positionals.length > 1) throw new GateError('bad_arguments', `name one contract file\nusage: ${EXPORT_USAGE}`);
+  const target = readTarget(values.to);
+  if (values.location !== undefined) checkLocation(values.location, target);
+  const contract = await requireContract(path, io.stderr);
+  const text = exportContract(contract, target, values.location === undefined ? {} : { location: values.location });
+  if (values.out === undefined) {
+    io.stdout(text);
+    return EXIT.ok;
+  }
+  await writeFile(values.out, text).catch((error: unknown) => {
+    throw new GateError('path_not_found', `${values.out}: cannot write the export`, { cause: error, context: { path: values.out } });
+  });
+  io.stdout(`wrote ${target} export of ${contract.name} ${contract.version.text} to ${values.out}\n`);
+  return EXIT.ok;
+}
+
+function readTarget(text: string | undefined): ExportTarget {
+  if (text === undefined) throw new GateError('bad_arguments', `--to is required: one of ${EXPORT_TARGETS.join(', ')}\nusage: ${EXPORT_USAGE}`);
+  if (!isExportTarget(text)) throw new GateError('bad_arguments', `unknown export target "${text}"; expected one of ${EXPORT_TARGETS.join(', ')}`);
+  return text;
+}
+
+function checkLocation(location: string, target: ExportTarget): void {
+  if (!LOCATED_TARGETS.includes(target)) throw new GateError('bad_arguments', `--location applies to --to ${LOCATED_TARGETS.join(' and ')} only`);
+  if (!isS3Location(location)) throw new GateError('bad_arguments', `--location must be s3://<bucket>/<prefix>/, not "${location}"`);
+}
+
+/** A GateError, or parseArgs rejecting an unknown or malformed option. */
+function isBadInput(error: unknown): error is Error {
+  if (error instanceof GateError) return true;
+  return error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,57 @@
+import { isMap, type Node } from 'yaml';
+import type { LoadResult } from '../contract/load-contract.js';
+import type { Contract } from '../contract/model.js';
+import { YamlReader } from '../contract/yaml-reader.js';
+import { readCustom, readCustomProperties, TOP_CUSTOM } from './custom-properties.js';
+import { TOP_KEYS } from './odcs-keys.js';
+import { odcsEntries, peekChild } from './odcs-nodes.js';
+import { readConsumers } from './read-consumers.js';
+import { readDataset } from './read-dataset.js';
+import { checkFileName, readIdentity } from './read-identity.js';
+import { readOwner } from './read-owner.js';
+import { readProduces } from './read-produces.js';
+import { assembleSla } from './read-sla.js';
+import { readSlaProperties } from './read-sla-properties.js';
+
+/** An Open Data Contract Standard v3 document: `kind: DataContract` with an `apiVersion` v3.x. */
+export function isOdcsDocument(reader: YamlReader): boolean {
+  const root = reader.resolve(reader.root);
+  if (!root || !isMap(root)) return false;
+  const apiVersion = peekChild(reader, root, 'apiVersion');
+  return peekChild(reader, root, 'kind') === 'DataContract' && typeof apiVersion === 'string' && apiVersion.startsWith('v3');
+}
+
+/**
+ * Loads an ODCS v3 contract as a contract-gate contract. Like parseContract it never throws for
+ * a bad document: every problem is collected with its position, and the contract is present
+ * only when there is no error. What ODCS cannot say comes from `contractGate.*` custom
+ * properties (see custom-properties.ts); ODCS rules no check of ours carries are warnings.
+ */
+export function parseOdcsContract(text: string, file: string): LoadResult {
+  return readOdcsContract(new YamlReader(text, file));
+}
+
+/** The same, for a document parseContract has parsed already. */
+export function readOdcsContract(reader: YamlReader): LoadResult {
+  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root);
+  const problems = [...reader.problems].sort((a, b) => a.line - b.line || a.column - b.column);
+  return reader.hasErrors || !contract ? { problems } : { contract, problems };
+}
+
+function readContract(reader: YamlReader, root: Node | null): Contract | undefined {
+  const top = odcsEntries(reader, root, '', TOP_KEYS);
+  if (!top) return undefined;
+  const custom = readCustomProperties(reader, top.get('customProperties')?.value, 'customProperties', TOP_CUSTOM);
+  const dataset = readDataset(reader, top, root, custom);
+  const promises = readSlaProperties(reader, top, dataset);
+  const { name, version, status, sunset, description } = readIdentity(reader, top, root, custom, promises.endOfLife);
+  const sla = assembleSla(reader, custom, promises, dataset);
+  const owner = readOwner(reader, top, root, custom);
+  const produces = readProduces(reader, top, root, custom);
+  const consumers = readCustom(custom, 'consumers', (n, p) => readConsumers(reader, n, p, (column) => !dataset || dataset.find(column) !== undefined)) ?? [];
+  const mode = readCustom(custom, 'compat', (n, p) => reader.oneOf(n, p, ['backward', 'forward', 'full', 'none'] as const)) ?? 'backward';
+  checkFileName(reader, top, name, version);
+  const schema = dataset?.schema;
+  if (!name || !version || !status || !owner || !produces || !schema || reader.hasErrors) return undefined;
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat: { mode } };
+}

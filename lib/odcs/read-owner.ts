@@ -1,0 +1,57 @@
+import { isSeq, type Node } from 'yaml';
+import type { Contract } from '../contract/model.js';
+import type { Entries, YamlReader } from '../contract/yaml-reader.js';
+import { readCustom, type CustomValues } from './custom-properties.js';
+import { MEMBER_KEYS, TEAM_KEYS } from './odcs-keys.js';
+import { odcsEntries, odcsItems, optional } from './odcs-nodes.js';
+
+/**
+ * The owner: `team.name` (or `contractGate.team`) and whom to page: `contractGate.notify`, else the
+ * members whose username is an e-mail address. A member with a `dateOut` has left the team —
+ * ODCS records successions that way — and is not paged.
+ */
+export function readOwner(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues): Contract['owner'] | undefined {
+  const teamNode = top.get('team')?.value;
+  const { name, named, members } = teamNode === undefined ? { named: false, members: [] } : readTeam(reader, teamNode);
+  const legacy = isSeq(reader.resolve(teamNode));
+  const team = readCustom(custom, 'team', (n, p) => reader.string(n, p)) ?? name;
+  const listed = readCustom(custom, 'notify', (n, p) => {
+    const addresses = reader.stringList(n, p);
+    if (addresses?.length === 0) reader.report('invalid_value', p, n, 'expected at least one address to page');
+    return addresses;
+  });
+  const notify = listed ?? (custom.has('notify') ? [] : members.filter((m) => m.current && m.username.includes('@')).map((m) => m.username));
+  if (team === undefined && !custom.has('team') && !named) {
+    reader.report('missing_key', teamNode === undefined || legacy ? 'team' : 'team.name', teamNode ?? root, 'contract-gate needs the owner team: set team.name (or the custom property contractGate.team)');
+  }
+  if (notify.length === 0 && !custom.has('notify')) {
+    reader.report('missing_key', teamNode === undefined ? 'team' : 'team.members', teamNode ?? root, `contract-gate needs an address to page on failures: ${teamNode === undefined ? 'there is no team' : 'no current team member has an e-mail username'}; list addresses in the custom property contractGate.notify`);
+  }
+  return team !== undefined && notify.length > 0 ? { team, notify } : undefined;
+}
+
+interface Member {
+  readonly username: string;
+  readonly current: boolean;
+}
+
+/** `team` is an object since v3.1.0; before, a plain list of members, which is still accepted. */
+function readTeam(reader: YamlReader, node: Node | null): { name?: string; named: boolean; members: Member[] } {
+  if (isSeq(reader.resolve(node))) {
+    const items = reader.items(node, 'team') ?? [];
+    return { named: false, members: items.map((item, i) => readMember(reader, item, `team[${i}]`)).filter((m): m is Member => m !== undefined) };
+  }
+  const entries = odcsEntries(reader, node, 'team', TEAM_KEYS);
+  if (!entries) return { named: true, members: [] }; // not a mapping: reported, and not a second time
+  const name = optional(entries, 'name', (n) => reader.string(n, 'team.name'));
+  const members = odcsItems(reader, entries, 'team', 'members').map((m) => readMember(reader, m.node, m.path)).filter((m): m is Member => m !== undefined);
+  return { name, named: entries.has('name'), members };
+}
+
+function readMember(reader: YamlReader, node: Node | null, path: string): Member | undefined {
+  const entries = odcsEntries(reader, node, path, MEMBER_KEYS);
+  if (!entries) return undefined;
+  if (!entries.has('username')) reader.report('missing_key', `${path}.username`, node, 'missing required key "username"');
+  const username = optional(entries, 'username', (n) => reader.string(n, `${path}.username`));
+  return username === undefined ? undefined : { username, current: !entries.has('dateOut') };
+}

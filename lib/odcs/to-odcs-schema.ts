@@ -1,0 +1,90 @@
+import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } from '../contract/column-type.js';
+import type { ColumnSpec, Contract } from '../contract/model.js';
+import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import { CUSTOM_PREFIX } from './custom-properties.js';
+
+type Json = Record<string, unknown>;
+
+/** The dataset as the one ODCS schema object, its grain as the primary key. */
+export function schemaObject(contract: Contract): Json {
+  const { grain, columns, extraColumns } = contract.schema;
+  const rowCount = rowCountRule(contract.sla?.minRows, contract.sla?.maxRows);
+  return {
+    name: contract.name,
+    logicalType: 'object',
+    physicalType: 'table',
+    properties: columns.map((column) => property(column, grain.indexOf(column.name))),
+    ...(rowCount ? { quality: [rowCount] } : {}),
+    customProperties: [custom('extraColumns', extraColumns)],
+  };
+}
+
+function property(column: ColumnSpec, keyIndex: number): Json {
+  const options = typeOptions(column);
+  const quality = column.enum ? [{ metric: 'invalidValues', arguments: { validValues: [...column.enum] }, mustBe: 0, unit: 'rows' }] : [];
+  const extras = [
+    ...(column.requiredWhen ? [custom('requiredWhen', { column: column.requiredWhen.column, in: [...column.requiredWhen.in] })] : []),
+    ...(column.notInFuture ? [custom('notInFuture', true)] : []),
+    ...(column.default !== undefined ? [custom('default', column.default)] : []),
+  ];
+  return {
+    name: column.name,
+    logicalType: logicalType(column.type),
+    // The native type name is the physical type: exact, and read back as itself (see odcs-type.ts).
+    physicalType: parseColumnType(column.typeText) ? column.typeText : formatColumnType(column.type),
+    ...(column.description !== undefined ? { description: column.description } : {}),
+    ...(column.required ? { required: true } : {}),
+    ...(column.unique ? { unique: true } : {}),
+    ...(keyIndex >= 0 ? { primaryKey: true, primaryKeyPosition: keyIndex + 1 } : {}),
+    ...(Object.keys(options).length > 0 ? { logicalTypeOptions: options } : {}),
+    ...(quality.length > 0 ? { quality } : {}),
+    ...(extras.length > 0 ? { customProperties: extras } : {}),
+  };
+}
+
+function logicalType(type: ColumnType): string {
+  switch (type.kind) {
+    case 'int32': case 'int64': return 'integer';
+    case 'float32': case 'float64': case 'decimal': return 'number';
+    case 'date': return 'date';
+    case 'timestamp': case 'timestamp_ntz': return 'timestamp';
+    case 'boolean': return 'boolean';
+    default: return 'string';
+  }
+}
+
+/** Only the options ODCS allows for the logical type, so the document validates. */
+function typeOptions(column: ColumnSpec): Json {
+  const { type } = column;
+  const bound = (value: number | undefined) => value === undefined ? undefined : !isTemporalType(type) ? value : type.kind === 'date' ? formatDate(value) : instant(value, type.kind === 'timestamp_ntz');
+  const width = { int32: 'i32', int64: 'i64', float32: 'f32', float64: 'f64' }[type.kind as string];
+  const options: Json = {
+    format: width ?? (type.kind === 'binary' ? 'binary' : undefined),
+    timezone: type.kind === 'timestamp' ? true : type.kind === 'timestamp_ntz' ? false : undefined,
+    minimum: bound(column.min),
+    maximum: bound(column.max),
+    pattern: column.pattern,
+    minLength: column.minLength,
+    maxLength: column.maxLength,
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+/** A wall-clock bound is written without an offset; it is read back as UTC, as it was held. */
+function instant(millis: number, wallClock: boolean): string {
+  const text = formatTimestamp(millis).replace(/\.000Z$/, 'Z');
+  return wallClock ? text.replace(/Z$/, '') : text;
+}
+
+/** Volume as rowCount; ODCS wants the two numbers of mustBeBetween distinct. */
+function rowCountRule(minRows: number | undefined, maxRows: number | undefined): Json | undefined {
+  const base = { metric: 'rowCount', unit: 'rows' };
+  if (minRows !== undefined && maxRows !== undefined) return minRows === maxRows ? { ...base, mustBe: minRows } : { ...base, mustBeBetween: [minRows, maxRows] };
+  if (minRows !== undefined) return { ...base, mustBeGreaterOrEqualTo: minRows };
+  if (maxRows !== undefined) return { ...base, mustBeLessOrEqualTo: maxRows };
+  return undefined;
+}
+
+export function custom(key: string, value: unknown): Json {
+  return { property: `${CUSTOM_PREFIX}${key}`, value };
+}

@@ -1,0 +1,94 @@
+import { stringify } from 'yaml';
+import type { Contract, Sla } from '../contract/model.js';
+import { custom, schemaObject } from './to-odcs-schema.js';
+
+export interface ExportOptions {
+  /** Bucket of the published data, for the s3 server's location; the gate's own env var name by default. */
+  readonly bucket?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Writes a contract as an ODCS v3.1.0 document that validates against the official JSON Schema.
+ * What ODCS has words for goes where ODCS puts it; the rest goes to `contractGate.*` custom
+ * properties (see custom-properties.ts), so that parseContract reads back the same contract.
+ */
+export function exportOdcs(contract: Contract, options: ExportOptions = {}): string {
+  const sla = slaProperties(contract);
+  const document = {
+    apiVersion: 'v3.1.0',
+    kind: 'DataContract',
+    id: `${contract.name}-v${contract.version.major}`,
+    name: contract.name,
+    version: contract.version.text,
+    status: contract.status,
+    ...(contract.description !== undefined ? { description: { purpose: contract.description } } : {}),
+    team: team(contract.owner),
+    servers: [server(contract, options.bucket ?? 'GATE_BUCKET')],
+    schema: [schemaObject(contract)],
+    ...(sla.length > 0 ? { slaProperties: sla } : {}),
+    customProperties: customProperties(contract),
+  };
+  // Quoting by YAML 1.1 rules keeps 06:00, no and 2026-01-01 strings for 1.1 readers (PyYAML) too.
+  return stringify(document, { lineWidth: 0, version: '1.1' });
+}
+
+/** Members are paged when their username is an address; anything else needs contractGate.notify. */
+function team(owner: Contract['owner']): Json {
+  const members = owner.notify.filter((address) => address.includes('@')).map((username) => ({ username, role: 'owner' }));
+  return { name: owner.team, ...(members.length > 0 ? { members } : {}) };
+}
+
+/**
+ * The published prefix, without the partition: `{ds}` is not legal in a URI, so the template
+ * travels in contractGate.partition.
+ */
+function server(contract: Contract, bucket: string): Json {
+  const { format } = contract.produces;
+  return {
+    server: 'published',
+    type: 's3',
+    location: `s3://${bucket}/published/${contract.name}/v${contract.version.major}/`,
+    format: format === 'jsonl' ? 'json' : format,
+    ...(format === 'jsonl' ? { delimiter: 'new_line' } : {}),
+  };
+}
+
+function slaProperties(contract: Contract): Json[] {
+  const { sla, sunset, name } = contract;
+  const properties: Json[] = [];
+  if (sla?.maxLagHours !== undefined && sla.freshnessColumn !== undefined) {
+    properties.push({ property: 'latency', value: sla.maxLagHours, unit: 'h', element: `${name}.${sla.freshnessColumn}` });
+  }
+  if (sla?.arrivalBy !== undefined) {
+    const zone = sla.timezone ?? 'UTC';
+    properties.push({ property: 'timeOfAvailability', value: sla.arrivalBy, description: `the due partition is published by ${sla.arrivalBy} ${zone}` });
+  }
+  if (sunset !== undefined) properties.push({ property: 'endOfLife', value: sunset });
+  return properties;
+}
+
+function customProperties(contract: Contract): Json[] {
+  const { owner, produces, sla, consumers, compat } = contract;
+  return [
+    custom('partition', produces.partition),
+    custom('compat', compat.mode),
+    ...(owner.notify.every((address) => address.includes('@')) ? [] : [custom('notify', [...owner.notify])]),
+    ...(sla ? [custom('sla', calendar(sla))] : []),
+    ...(consumers.length > 0 ? [custom('consumers', consumers.map((c) => ({ team: c.team, ...(c.notify.length ? { notify: [...c.notify] } : {}), ...(c.columns.length ? { columns: [...c.columns] } : {}) })))] : []),
+  ];
+}
+
+/** The SLA settings ODCS has no property for; present (even empty) whenever the contract has an SLA. */
+function calendar(sla: Sla): Json {
+  const { schedule } = sla;
+  return {
+    ...(schedule.kind === 'daily' ? {} : { schedule: schedule.kind === 'cron' ? schedule.expression : schedule.kind }),
+    ...(sla.timezone !== undefined ? { timezone: sla.timezone } : {}),
+    ...(sla.partitionLag !== 1 ? { partitionLag: sla.partitionLag } : {}),
+    ...(sla.graceMinutes !== 0 ? { graceMinutes: sla.graceMinutes } : {}),
+    ...(sla.skipDates.length > 0 ? { skipDates: [...sla.skipDates] } : {}),
+    ...(sla.freshnessColumn !== undefined && sla.maxLagHours === undefined ? { freshnessColumn: sla.freshnessColumn } : {}),
+  };
+}
