@@ -19,6 +19,22 @@ export function hashString(text: string, seedA = 0x811c9dc5, seedB = 0x9747b28c)
   return fold(a, b ^ text.length);
 }
 
+/**
+ * The same hash over raw bytes: a key column read as bytes (no string per value) hashes without
+ * decoding. For ASCII it equals hashString of the text.
+ */
+export function hashBytes(bytes: Uint8Array, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {
+  let a = seedA;
+  let b = seedB;
+  for (let i = 0; i < bytes.length; i++) {
+    const code = bytes[i]!;
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return fold(a, b ^ bytes.length);
+}
+
 export function hashNumber(value: number, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {
   FLOAT[0] = value === 0 ? 0 : value; // -0 and 0 are the same key
   const low = WORDS[0]!;
@@ -33,7 +49,7 @@ export function hashValue(value: unknown, seedA?: number, seedB?: number): numbe
   if (typeof value === 'boolean') return hashNumber(value ? 1 : 0, seedA, seedB);
   // int64 arrives as bigint from Parquet and as number from text: one value, one hash.
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? hashNumber(Number(value), seedA, seedB) : hashString(`n${value}`, seedA, seedB);
-  if (value instanceof Uint8Array) return hashString(String.fromCharCode(...value.subarray(0, 4096)) + value.length, seedA, seedB);
+  if (value instanceof Uint8Array) return hashBytes(value, seedA, seedB);
   return hashString(String(value), seedA, seedB);
 }
 

@@ -75,3 +75,11 @@ schema:
     }]);
   });
 });
+
+describe('hashing key bytes', () => {
+  it('gives an ASCII key the same hash as its text, so bytes and strings of one column agree', async () => {
+    const { hashBytes, hashString } = await import('../../lib/checks/key-hash.js');
+    expect(hashBytes(new TextEncoder().encode('ord_0000002a'))).toBe(hashString('ord_0000002a'));
+    expect(hashBytes(new TextEncoder().encode('a'))).not.toBe(hashBytes(new TextEncoder().encode('b')));
+  });
+});
