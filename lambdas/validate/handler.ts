@@ -5,6 +5,7 @@ import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
+import { fanoutDeciderFrom } from '../fanout/fanout-environment.js';
 import { layoutFrom, requiredEnv } from '../gate-environment.js';
 import { logJson } from '../log-json.js';
 
@@ -14,7 +15,8 @@ import { logJson } from '../log-json.js';
  *
  * Environment: GATE_BUCKET, GATE_TOPIC_ARN, CONTRACTS_DIR (default: `contracts` beside the
  * handler), and optionally GATE_STAGING_PREFIX, GATE_PUBLISHED_PREFIX, GATE_QUARANTINE_PREFIX,
- * GATE_STATE_PREFIX, GATE_MARKER.
+ * GATE_STATE_PREFIX, GATE_MARKER; GATE_FANOUT_MAX_FILES and GATE_FANOUT_MAX_BYTES hand bigger
+ * partitions to the fan-out state machine (lambdas/fanout/).
  */
 let ready: Promise<GateDeps & { bucket: string }> | undefined;
 
@@ -43,6 +45,7 @@ async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: s
     contracts,
     clock: Date.now,
     layout: layoutFrom(env),
+    decider: fanoutDeciderFrom(env),
   };
 }
 

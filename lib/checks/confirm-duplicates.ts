@@ -1,8 +1,9 @@
 import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
-import { countedSource } from '../formats/prefetched-source.js';
+import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
 import type { Sample } from '../report/report.js';
 import { MAX_SAMPLES } from '../report/report.js';
+import type { CheckPlan } from './check-plan.js';
 import { keyDisplay, keyIdentity } from './key-values.js';
 import type { KeySet, PartitionState } from './partition-state.js';
 import { checkFileSchema, type ReadableColumn } from './schema-check.js';
@@ -10,8 +11,19 @@ import type { PartitionFile } from './validate-partition.js';
 import { ViolationLog } from './violation-log.js';
 import { INVALID } from './coerce-value.js';
 
-interface Occurrence { readonly ordinal: number; readonly sample: Sample }
-interface KeyGroup { readonly occurrences: Occurrence[] }
+/** A re-read row whose key hash repeated: where it is (file, row within the file) and its key. */
+export interface KeyOccurrence { readonly fileIndex: number; readonly row: number; readonly sample: Sample }
+
+/** Occurrences by the exact identity of their key; a group of two or more is a duplicate. */
+export type KeyGroups = Map<string, KeyOccurrence[]>;
+
+/** What to re-read of one file for one key set: rows within the file whose hash repeats. */
+export interface CandidateRows {
+  readonly keySet: Pick<KeySet, 'rule' | 'columns'>;
+  readonly rows: ReadonlySet<number>;
+  /** Where the re-read rows are filed, shared across the files of the key set. */
+  readonly groups: KeyGroups;
+}
 
 /**
  * The second pass of uniqueness: rows whose key hashes collided are re-read and compared by
@@ -19,38 +31,46 @@ interface KeyGroup { readonly occurrences: Occurrence[] }
  * candidates and never gets here.
  */
 export async function confirmDuplicates(state: PartitionState, files: readonly PartitionFile[]): Promise<void> {
-  const pending = state.keySets.map((keySet) => ({ keySet, candidates: new Set(keySet.hashes.candidates()), groups: new Map<string, KeyGroup>() }));
-  const active = pending.filter((p) => p.candidates.size > 0);
+  const pending = state.keySets.map((keySet) => ({ keySet, candidates: keySet.hashes.candidates(), groups: new Map() as KeyGroups }));
+  const active = pending.filter((p) => p.candidates.length > 0);
   if (active.length === 0) return;
   for (const [index, file] of files.entries()) {
     const start = state.fileStarts[index] ?? 0;
     const end = state.fileStarts[index + 1] ?? state.scanned;
-    const here = active.filter((p) => [...p.candidates].some((o) => o >= start && o < end));
-    if (here.length > 0) await rereadKeys(state, file, start, end, here);
+    const here = active
+      .map(({ keySet, candidates, groups }) => ({ keySet, groups, rows: new Set(candidates.filter((o) => o >= start && o < end).map((o) => o - start)) }))
+      .filter((p) => p.rows.size > 0);
+    if (here.length > 0) await rereadKeys(state.plan, state.reads, file, index, here);
   }
-  for (const { keySet, groups } of active) logDuplicates(state, keySet, groups);
+  const ordinal = (o: KeyOccurrence) => (state.fileStarts[o.fileIndex] ?? 0) + o.row;
+  for (const { keySet, groups } of active) logDuplicates(state.log, keySet, groups, ordinal);
 }
 
-async function rereadKeys(state: PartitionState, file: PartitionFile, start: number, end: number, pending: { keySet: KeySet; candidates: Set<number>; groups: Map<string, KeyGroup> }[]): Promise<void> {
+/**
+ * The value comparison: re-reads one file's candidate rows and files each under its key's exact
+ * identity. Takes rows within the file, so a caller that found the candidates elsewhere (a
+ * shard of a distributed run) confirms them with the same code.
+ */
+export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: PartitionFile, fileIndex: number, pending: readonly CandidateRows[]): Promise<void> {
   const opened = await file.open();
   try {
-    const table = openTable(state.plan.format, countedSource(opened.source, state.reads));
-    const readable = checkFileSchema(state.plan, await table.schema(), file.path, new ViolationLog([]));
+    const table = openTable(plan.format, countedSource(opened.source, reads));
+    const readable = checkFileSchema(plan, await table.schema(), file.path, new ViolationLog([]));
     const names = [...new Set(pending.flatMap((p) => p.keySet.columns))];
-    const rows = pending.flatMap((p) => [...p.candidates].filter((o) => o >= start && o < end).map((o) => o - start));
+    const rows = pending.flatMap((p) => [...p.rows]);
     const batches = table.readRows ? table.readRows(names, rows) : table.batches(names);
     for await (const batch of batches) {
       const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name))]));
-      for (const { keySet, candidates, groups } of pending) {
+      for (const { keySet, rows: wanted, groups } of pending) {
         const columns = keySet.columns.map((name) => values.get(name) ?? []);
-        const types = keySet.columns.map((name) => columnType(state, name));
+        const types = keySet.columns.map((name) => columnType(plan, name));
         for (let i = 0; i < batch.rowCount; i++) {
-          const ordinal = start + batch.rowStart + i;
-          if (!candidates.has(ordinal)) continue;
+          const row = batch.rowStart + i;
+          if (!wanted.has(row)) continue;
           const identity = keyIdentity(columns, i);
-          const group = groups.get(identity) ?? { occurrences: [] };
+          const group = groups.get(identity) ?? [];
           groups.set(identity, group);
-          group.occurrences.push({ ordinal, sample: { file: file.path, row: batch.rowStart + i, value: keyDisplay(keySet.columns, types, columns, i) } });
+          group.push({ fileIndex, row, sample: { file: file.path, row, value: keyDisplay(keySet.columns, types, columns, i) } });
         }
       }
     }
@@ -70,15 +90,19 @@ function checkedValues(readable: readonly ReadableColumn[], name: string, raw: A
   });
 }
 
-function columnType(state: PartitionState, name: string): ColumnType | undefined {
-  return state.plan.columns.find((c) => c.spec.name === name)?.spec.type;
+function columnType(plan: CheckPlan, name: string): ColumnType | undefined {
+  return plan.columns.find((c) => c.spec.name === name)?.spec.type;
 }
 
-function logDuplicates(state: PartitionState, keySet: KeySet, groups: Map<string, KeyGroup>): void {
-  const duplicated = [...groups.values()].filter((g) => g.occurrences.length > 1);
+/**
+ * Logs a key set's duplicates: one per repeated key, samples in partition order. `ordinal` places
+ * an occurrence in that order (the file's first row plus the row), however the groups were found.
+ */
+export function logDuplicates(log: ViolationLog, keySet: Pick<KeySet, 'rule' | 'columns'>, groups: KeyGroups, ordinal: (occurrence: KeyOccurrence) => number): void {
+  const duplicated = [...groups.values()].filter((g) => g.length > 1);
   if (duplicated.length === 0) return;
-  const samples = duplicated.flatMap((g) => g.occurrences).sort((a, b) => a.ordinal - b.ordinal).slice(0, MAX_SAMPLES).map((o) => o.sample);
+  const samples = duplicated.flat().sort((a, b) => ordinal(a) - ordinal(b)).slice(0, MAX_SAMPLES).map((o) => o.sample);
   const column = keySet.rule === 'unique' ? keySet.columns[0] : undefined;
   const what = keySet.rule === 'grain' ? `the grain (${keySet.columns.join(', ')})` : keySet.columns[0];
-  state.log.addTotal(keySet.rule, column, `{count} {value|values} of ${what} {occurs|occur} more than once`, duplicated.length, samples);
+  log.addTotal(keySet.rule, column, `{count} {value|values} of ${what} {occurs|occur} more than once`, duplicated.length, samples);
 }

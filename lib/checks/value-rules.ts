@@ -1,5 +1,7 @@
 import { isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
+import { compilePattern } from '../contract/pattern-matcher.js';
+import { PatternRejected } from '../contract/pattern-syntax.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
 import type { RuleId } from '../report/report.js';
 
@@ -27,10 +29,7 @@ export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
     const max = column.max;
     rules.push({ rule: 'max', detail: `${rows} {is|are} above the maximum ${formatBound(max, column.type)}`, fails: (v) => !((v as number) <= max) });
   }
-  if (column.pattern !== undefined) {
-    const regex = new RegExp(column.pattern, 'u');
-    rules.push({ rule: 'pattern', detail: `${rows} {does|do} not match /${column.pattern}/`, fails: (v) => !regex.test(v as string) });
-  }
+  if (column.pattern !== undefined) rules.push(patternRule(column.pattern, rows));
   if (column.minLength !== undefined || column.maxLength !== undefined) {
     rules.push(lengthRule(column, rows));
   }
@@ -38,6 +37,21 @@ export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
     rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than the check time ${formatTimestamp(now)}`, fails: (v) => (v as number) > now });
   }
   return rules;
+}
+
+/**
+ * Native RegExp when the pattern provably cannot backtrack badly, the linear-time RE2 otherwise.
+ * The loaders refuse any other pattern; should one arrive by another road, every value fails with
+ * the reason, rather than the pattern running on an engine that can hang on one value.
+ */
+function patternRule(pattern: string, rows: string): ValueRule {
+  try {
+    const { test } = compilePattern(pattern);
+    return { rule: 'pattern', detail: `${rows} {does|do} not match /${pattern}/`, fails: (v) => !test(v as string) };
+  } catch (error) {
+    if (!(error instanceof PatternRejected)) throw error;
+    return { rule: 'pattern', detail: `${rows} cannot be checked against /${pattern}/: ${error.message}`, fails: () => true };
+  }
 }
 
 function lengthRule(column: ColumnSpec, rows: string): ValueRule {

@@ -2,14 +2,17 @@
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  const tolerance = Math.max(2, Math.floor(word.length / 3));
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: a 500 KB value is no typo of "active",
+    // and measuring it would cost a row per character.
+    if (Math.abs(word.length - candidate.length) > tolerance) continue;
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const tolerance = Math.max(2, Math.floor(word.length / 3));
   return bestDistance <= tolerance ? best : undefined;
 }
 

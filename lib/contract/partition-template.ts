@@ -5,8 +5,15 @@
 const PLACEHOLDERS = ['{ds}', '{hh}'] as const;
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*=(\{[a-z]+\}|[A-Za-z0-9_.-]+)$/;
 
+/**
+ * The gate ignores marker keys whose partition path is over 256 bytes (MAX_PARTITION_BYTES in
+ * gate-layout.ts); a template this short renders at most that long, so a good drop never is.
+ */
+export const MAX_TEMPLATE_LENGTH = 128;
+
 /** Returns what is wrong with a template, or undefined when it is usable. */
 export function checkPartitionTemplate(template: string): string | undefined {
+  if (template.length > MAX_TEMPLATE_LENGTH) return `the partition template is ${template.length} characters long; at most ${MAX_TEMPLATE_LENGTH} are allowed`;
   const segments = template.split('/');
   for (const segment of segments) {
     if (!SEGMENT.test(segment)) return `"${segment}" is not a partition segment; expected key={ds}, key={hh} or key=literal, e.g. dt={ds}/hr={hh}`;

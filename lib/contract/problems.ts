@@ -7,6 +7,7 @@ export type ProblemCode =
   | 'duplicate_key'
   | 'too_many_aliases'
   | 'too_large'
+  | 'too_deep'
   | 'unknown_key'
   | 'missing_key'
   | 'wrong_type'

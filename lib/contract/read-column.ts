@@ -1,6 +1,7 @@
 import type { Node } from 'yaml';
 import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
 import type { ColumnSpec } from './model.js';
+import { contractPatternBudget, patternProblem, type PatternBudget } from './pattern-matcher.js';
 import { parseTemporal } from './temporal.js';
 import { describeValue, type Entries, type YamlReader } from './yaml-reader.js';
 
@@ -102,16 +103,19 @@ function readRules(reader: YamlReader, entries: Entries, path: string, type: Col
   return { enum: enumValues, pattern, minLength, maxLength, min, max, notInFuture: notInFuture ?? false };
 }
 
+/** One budget per file read: all its patterns together are bounded, not just each one. */
+const budgets = new WeakMap<YamlReader, PatternBudget>();
+
 function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
   const pattern = reader.string(node, path, 'a regular expression');
   if (pattern === undefined) return undefined;
-  try {
-    new RegExp(pattern, 'u');
-    return pattern;
-  } catch (error) {
-    reader.report('invalid_regex', path, node, `invalid regular expression: ${(error as Error).message}`);
-    return undefined;
-  }
+  // Checked here against both engines, so the pattern check on a million values cannot fail or hang.
+  let budget = budgets.get(reader);
+  if (!budget) budgets.set(reader, (budget = contractPatternBudget()));
+  const problem = patternProblem(pattern, budget);
+  if (problem === undefined) return pattern;
+  reader.report('invalid_regex', path, node, problem);
+  return undefined;
 }
 
 /** Temporal bounds are written as ISO dates or instants and held as epoch milliseconds. */

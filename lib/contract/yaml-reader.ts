@@ -1,11 +1,15 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, type Document, type Node, type YAMLError } from 'yaml';
 import { didYouMean } from './did-you-mean.js';
 import type { ContractProblem, ProblemCode } from './problems.js';
+import { checkYamlBudget } from './yaml-budget.js';
+import { inspectDocument } from './yaml-structure.js';
 
 /** Aliases are the lever of YAML bombs; a contract needs a handful at most. */
 export const MAX_ALIASES = 16;
 /** Contracts are reviewed by people; anything larger is a mistake or an attack. */
 export const MAX_CONTRACT_BYTES = 512 * 1024;
+/** YAML errors reported per file; the rest are summed up in one more problem. */
+export const MAX_YAML_ERRORS = 50;
 
 export type Entries = Map<string, { key: Node; value: Node | null }>;
 
@@ -20,25 +24,45 @@ export class YamlReader {
   private readonly doc: Document | undefined;
 
   constructor(private readonly text: string, readonly file: string) {
+    this.doc = this.parse();
+    this.root = this.doc ? (this.doc.contents as Node | null) : null;
+  }
+
+  /**
+   * Checks the cheap bounds before yaml builds anything, then composes the document and checks it
+   * whole. Returns undefined when the document is not usable, after reporting why.
+   */
+  private parse(): Document | undefined {
     // A UTF-8 character is at most 3 bytes per UTF-16 unit: skip encoding text that is surely small.
-    const bytes = text.length * 3 <= MAX_CONTRACT_BYTES ? text.length : new TextEncoder().encode(text).byteLength;
+    const bytes = this.text.length * 3 <= MAX_CONTRACT_BYTES ? this.text.length : new TextEncoder().encode(this.text).byteLength;
     if (bytes > MAX_CONTRACT_BYTES) {
-      this.root = null;
       this.lines.addNewLine(0); // nothing was parsed: without a first line, positions would be 0:0
       this.report('too_large', '', null, `the file is ${bytes} bytes; a contract may be at most ${MAX_CONTRACT_BYTES}`);
-      return;
+      return undefined;
     }
-    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
-    for (const error of [...this.doc.errors, ...this.doc.warnings]) {
-      const code: ProblemCode = error.code === 'DUPLICATE_KEY' ? 'duplicate_key' : 'yaml_syntax';
-      this.reportAt(code, '', error.pos[0], error.message.split('\n')[0] ?? error.message);
+    const overBudget = checkYamlBudget(this.text);
+    if (overBudget) {
+      countLines(this.text, overBudget.offset, this.lines);
+      this.reportAt(overBudget.code, '', overBudget.offset, overBudget.message);
+      return undefined;
     }
-    const aliases = countAliases(this.doc);
+    const doc = composeQuietly(this.text, this.lines);
+    this.reportYamlErrors([...doc.errors, ...doc.warnings]);
+    const { aliases, repeatedKeys } = inspectDocument(doc);
+    for (const key of repeatedKeys) this.report('duplicate_key', '', key, 'Map keys must be unique');
     if (aliases > MAX_ALIASES) {
       this.report('too_many_aliases', '', null, `the file uses ${aliases} aliases; at most ${MAX_ALIASES} are allowed`);
     }
-    const usable = this.doc.errors.length === 0 && aliases <= MAX_ALIASES;
-    this.root = usable ? (this.doc.contents as Node | null) : null;
+    return doc.errors.length === 0 && repeatedKeys.length === 0 && aliases <= MAX_ALIASES ? doc : undefined;
+  }
+
+  /** The first MAX_YAML_ERRORS of them: a broken file can have one per token, and the first few say what is wrong. */
+  private reportYamlErrors(errors: readonly YAMLError[]): void {
+    for (const error of errors.slice(0, MAX_YAML_ERRORS)) {
+      this.reportAt('yaml_syntax', '', error.pos[0], error.message.split('\n')[0] ?? error.message);
+    }
+    const more = errors[MAX_YAML_ERRORS];
+    if (more) this.reportAt('yaml_syntax', '', more.pos[0], `and ${errors.length - MAX_YAML_ERRORS} more YAML errors from here on`);
   }
 
   get hasErrors(): boolean {
@@ -171,10 +195,26 @@ function emptyValueAfter(key: Node): Node {
   return empty;
 }
 
-function countAliases(doc: Document): number {
-  let count = 0;
-  visit(doc, { Alias: () => void count++ });
-  return count;
+/**
+ * Composes the document with stack traces off: yaml builds an Error per syntax error, and
+ * capturing a stack for each of 100,000 of them costs more than parsing. Synchronous, so nothing
+ * else runs while the limit is lowered.
+ */
+function composeQuietly(text: string, lines: LineCounter): Document {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    // Keys are checked for uniqueness by inspectDocument: yaml's own check is quadratic.
+    return parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** Fills a line counter up to `end`, for a problem found before yaml (which fills it) ran. */
+function countLines(text: string, end: number, lines: LineCounter): void {
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
 }
 
 function describeNode(node: Node | null): string {

@@ -35,6 +35,13 @@ export class ConfigFields {
     return fallback;
   }
 
+  boolean(value: unknown, path: string, fallback: boolean): boolean {
+    if (value === undefined) return fallback;
+    if (typeof value === 'boolean') return value;
+    this.problem(path, `expected true or false, got ${show(value)}`);
+    return fallback;
+  }
+
   oneOf(value: unknown, path: string, fallback: number, allowed: readonly number[]): number {
     if (value === undefined) return fallback;
     if (typeof value === 'number' && allowed.includes(value)) return value;

@@ -13,6 +13,17 @@ export interface GatePrefixes {
   readonly state: string;
 }
 
+/** Partitions past either limit are validated by a Step Functions Distributed Map (lib/fanout/). */
+export interface FanoutConfig {
+  readonly enabled: boolean;
+  /** More staged files than this fan out. @default 200 */
+  readonly maxFiles: number;
+  /** More staged bytes than this fan out. @default 4 GiB (a few minutes of one validate function) */
+  readonly maxBytes: number;
+  /** Files checked at once by the Distributed Map (its MaxConcurrency). @default 40 */
+  readonly mapConcurrency: number;
+}
+
 /** One deployment of the gate, read from cdk.json context `environments.<name>`. */
 export interface EnvironmentConfig {
   readonly name: string;
@@ -40,6 +51,8 @@ export interface EnvironmentConfig {
   readonly validateMaxConcurrency: number;
   /** The ready queue's oldest message older than this raises an alarm. @default 60 */
   readonly queueAgeAlarmMinutes: number;
+  /** Present when the environment has a `fanout` section. @default none: every partition in the validate function */
+  readonly fanout?: FanoutConfig;
 }
 
 const ENVIRONMENT_KEYS = [
@@ -76,7 +89,8 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
   }
   const fields = new ConfigFields(`cdk.json context "environments.${name}"`);
   if (!ENV_NAME.test(name)) fields.problem('(name)', 'an environment name is 1-20 characters of a-z, 0-9 and -, starting with a letter: it is part of every resource name');
-  const raw = fields.object((environments as Record<string, unknown>)[name], '', ENVIRONMENT_KEYS) ?? {};
+  const { fanout, entry } = splitFanout((environments as Record<string, unknown>)[name]);
+  const raw = fields.object(entry, '', ENVIRONMENT_KEYS) ?? {};
   const config: EnvironmentConfig = {
     name,
     bucket: readBucket(fields, raw.bucket),
@@ -93,9 +107,31 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
     validateTimeoutSeconds: fields.integer(raw.validateTimeoutSeconds, 'validateTimeoutSeconds', 300, 10, 900),
     validateMaxConcurrency: fields.integer(raw.validateMaxConcurrency, 'validateMaxConcurrency', 10, 2, 1000),
     queueAgeAlarmMinutes: fields.integer(raw.queueAgeAlarmMinutes, 'queueAgeAlarmMinutes', 60, 1, 1440),
+    ...(fanout === undefined ? {} : { fanout: readFanout(fields, fanout) }),
   };
   fields.check();
   return config;
+}
+
+/**
+ * The optional `fanout` section is taken out before the environment's keys are checked, and read
+ * on its own: an environment without one reads exactly as before.
+ */
+function splitFanout(entry: unknown): { fanout: unknown; entry: unknown } {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || !Object.hasOwn(entry, 'fanout')) return { fanout: undefined, entry };
+  const { fanout, ...rest } = entry as Record<string, unknown>;
+  return { fanout, entry: rest };
+}
+
+function readFanout(fields: ConfigFields, value: unknown): FanoutConfig {
+  const raw = fields.object(value, 'fanout', ['enabled', 'maxFiles', 'maxBytes', 'mapConcurrency']) ?? {};
+  return {
+    enabled: fields.boolean(raw.enabled, 'fanout.enabled', false),
+    maxFiles: fields.integer(raw.maxFiles, 'fanout.maxFiles', 200, 1, 1_000_000),
+    maxBytes: fields.integer(raw.maxBytes, 'fanout.maxBytes', 4 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER),
+    // The Distributed Map's own limit is 10,000 child executions at once.
+    mapConcurrency: fields.integer(raw.mapConcurrency, 'fanout.mapConcurrency', 40, 1, 10_000),
+  };
 }
 
 function readBucket(fields: ConfigFields, value: unknown): BucketSource {

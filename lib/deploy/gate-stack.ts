@@ -2,6 +2,7 @@ import { CfnOutput, Duration, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { Contract } from '../contract/model.js';
 import type { EnvironmentConfig } from './environment-config.js';
+import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
 import { GateBucket } from './gate-bucket.js';
 import { GateTopic } from './gate-topic.js';
@@ -23,6 +24,8 @@ export class GateStack extends Stack {
   readonly ready: ReadyQueue;
   readonly validate: ValidateFunction;
   readonly probe: ProbeFunction;
+  /** Present when the environment enables the fan-out for big partitions. */
+  readonly fanout?: FanoutStateMachine;
 
   constructor(scope: Construct, id: string, props: GateStackProps) {
     super(scope, id, props);
@@ -60,6 +63,19 @@ export class GateStack extends Stack {
     });
     this.gateBucket.grantValidate(this.validate.function);
     this.notices.grantPublish(this.validate.function);
+
+    if (config.fanout?.enabled) {
+      this.fanout = new FanoutStateMachine(this, 'Fanout', {
+        namePrefix: name,
+        gateBucket: this.gateBucket,
+        notices: this.notices,
+        config: config.fanout,
+        logRetention: config.logRetentionDays,
+        memorySize: config.validateMemoryMb,
+        timeout,
+      });
+      this.fanout.handOffFrom(this.validate.function, config.fanout);
+    }
 
     this.probe = new ProbeFunction(this, 'Probe', {
       functionName: `${name}-probe`,

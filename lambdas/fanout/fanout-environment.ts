@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
+import { fanOutDecider } from '../../lib/fanout/fan-out-decider.js';
+import { deadlineStore } from '../../lib/gate/deadline-store.js';
+import type { Decider } from '../../lib/gate/process-marker.js';
+import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
+import { createS3Client } from '../../lib/storage/s3-client.js';
+import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
+import { layoutFrom, requiredEnv } from '../gate-environment.js';
+
+/** Lambda's context, as far as the fan-out steps use it. */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
+
+/**
+ * The ports every fan-out step needs, from the environment the deployment sets: GATE_BUCKET,
+ * CONTRACTS_DIR (default: `contracts` beside the handler) and the prefix variables.
+ */
+export async function fanoutEnvironment(env: NodeJS.ProcessEnv): Promise<FanoutDeps & { bucket: string }> {
+  const bucket = requiredEnv(env, 'GATE_BUCKET');
+  return {
+    bucket,
+    // An explicit endpoint (a test, an S3-compatible store) needs path-style addressing.
+    store: s3ObjectStore({ client: createS3Client(env.AWS_ENDPOINT_URL_S3 ? { endpoint: env.AWS_ENDPOINT_URL_S3 } : {}), bucket }),
+    contracts: await loadContractDirectory(env.CONTRACTS_DIR ?? join(import.meta.dirname ?? '.', 'contracts')),
+    layout: layoutFrom(env),
+  };
+}
+
+/**
+ * Stops between two storage calls before Lambda's deadline, for steps whose every call is a
+ * record or a copy; the state machine's retry resumes them. Not for steps that read data files:
+ * a format reader may take a failed read for a broken file.
+ */
+export function withDeadline<Deps extends FanoutDeps>(deps: Deps, context: LambdaContext | undefined): Deps {
+  if (!context) return deps;
+  return { ...deps, store: deadlineStore(deps.store, Date.now() + context.getRemainingTimeInMillis(), Date.now) };
+}
+
+/**
+ * The validate function's decider when the deployment enables the fan-out (GATE_FANOUT_MAX_FILES
+ * and GATE_FANOUT_MAX_BYTES set); none otherwise, and every partition is checked in the handler.
+ */
+export function fanoutDeciderFrom(env: NodeJS.ProcessEnv): Decider | undefined {
+  if (env.GATE_FANOUT_MAX_FILES === undefined && env.GATE_FANOUT_MAX_BYTES === undefined) return undefined;
+  const limit = (name: string) => {
+    const value = Number(requiredEnv(env, name));
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${env[name]}`);
+    return value;
+  };
+  return fanOutDecider({ layout: layoutFrom(env), limits: { maxFiles: limit('GATE_FANOUT_MAX_FILES'), maxBytes: limit('GATE_FANOUT_MAX_BYTES') } });
+}

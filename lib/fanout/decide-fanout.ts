@@ -1,0 +1,70 @@
+import type { Decision } from '../gate/decision.js';
+import { stagingPrefix } from '../gate/gate-layout.js';
+import { settleDrop } from '../gate/process-marker.js';
+import { dropTag, readDrop, type Drop } from '../gate/read-drop.js';
+import type { Notifier } from '../notify/notifier.js';
+import { runContext, type FanoutDeps, type RunContext } from './fanout-context.js';
+import { checkedDecision } from './fanout-decision.js';
+import { requireRecord } from './fanout-records.js';
+import { fanoutKeys, type FanoutItem, type FanoutRun } from './fanout-layout.js';
+import type { FileResult } from './map-file.js';
+import { mergeFanout } from './merge-fanout.js';
+import { objectFile } from './object-file.js';
+import type { ShardResult } from './reduce-shard.js';
+
+export type FanoutOutcome =
+  | { readonly status: 'published' | 'quarantined'; readonly decision: Decision }
+  | { readonly status: 'nothing_to_do'; readonly reason: string };
+
+/** Results are read this many at a time: a big partition has thousands. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * The decide step: the merged report becomes a decision through the same protocol as a single
+ * handler's (a recorded decision wins, else a conditional create), then it is carried out with
+ * its one notification. Repeating the step carries the recorded decision out again, idempotently.
+ */
+export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notifier }, run: FanoutRun): Promise<FanoutOutcome> {
+  const decision = await settleDrop(deps, run.address, run.tag, async () => {
+    const drop = await currentDrop(deps, run);
+    return drop && decideChecked(deps, run, drop);
+  });
+  if (!decision) return { status: 'nothing_to_do', reason: 'the marker is gone or was replaced: a newer drop has a run of its own' };
+  return { status: decision.outcome === 'publish' ? 'published' : 'quarantined', decision };
+}
+
+async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Promise<Decision> {
+  const context = runContext(deps, run);
+  const files = drop.files.map((file) => objectFile(deps.store, file));
+  const results = await readAll(drop.files.map((_, index) => () => requireRecord<FileResult>(deps.store, context.keys.fileResult(index), `the map step for file ${index}`)));
+  const shards = await readAll(shardKeys(context, run).map((key) => () => requireRecord<ShardResult>(deps.store, key, 'the reduce step')));
+  const checked = await mergeFanout(context, files, results, shards);
+  return checkedDecision({ location: deps.store.location, now: run.now }, context.contract, drop, checked);
+}
+
+/** The drop this run is for, with the files the plan listed; undefined if its marker is no longer there. */
+async function currentDrop(deps: FanoutDeps, run: FanoutRun): Promise<Drop | undefined> {
+  const marker = await deps.store.head(`${stagingPrefix(deps.layout, run.address)}${deps.layout.marker}`);
+  if (!marker || dropTag(marker) !== run.tag) return undefined;
+  const items = await requireRecord<FanoutItem[]>(deps.store, fanoutKeys(deps.layout, run).items, 'the plan step');
+  // The decision names exactly the files the map checked, not a fresh listing.
+  const drop = await readDrop(deps.store, deps.layout, run.address, marker);
+  return { ...drop, files: items.map(({ key, relative, size, etag }) => ({ key, relative, size, etag })) };
+}
+
+function shardKeys(context: RunContext, run: FanoutRun): string[] {
+  return context.keySets.flatMap((_, keySet) => Array.from({ length: 2 ** run.shardBits }, (__, shard) => context.keys.shardResult(keySet, shard)));
+}
+
+async function readAll<T>(reads: readonly (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = new Array(reads.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < reads.length) {
+      const index = next++;
+      out[index] = await reads[index]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, reads.length) }, worker));
+  return out;
+}
