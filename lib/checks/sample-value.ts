@@ -16,11 +16,24 @@ export function toSampleValue(value: unknown, type?: ColumnType): SampleValue {
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   if (typeof value === 'boolean') return value;
   if (value instanceof Uint8Array) return `0x${hex(value.subarray(0, 32))}${value.length > 32 ? '…' : ''}`;
-  return toSampleValue(JSON.stringify(value));
+  return toSampleValue(shortJson(value, 0));
 }
 
 export function hex(bytes: Uint8Array): string {
   let out = '';
   for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
   return out;
+}
+
+/** JSON text of a value, cut at a few levels and items: a hostile value may nest a million deep. */
+function shortJson(value: unknown, depth: number): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  if (depth >= 3) return Array.isArray(value) ? '[…]' : '{…}';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, 5).map((item) => shortJson(item, depth + 1));
+    return `[${items.join(',')}${value.length > 5 ? ',…' : ''}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  const shown = entries.slice(0, 5).map(([key, item]) => `${JSON.stringify(key)}:${shortJson(item, depth + 1)}`);
+  return `{${shown.join(',')}${entries.length > 5 ? ',…' : ''}}`;
 }

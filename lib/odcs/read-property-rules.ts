@@ -1,6 +1,7 @@
 import type { Node } from 'yaml';
 import { isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
+import { patternProblem } from '../contract/pattern-matcher.js';
 import { describeValue, type YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, type CustomValues } from './custom-properties.js';
 import { notEnforced } from './odcs-warnings.js';
@@ -50,14 +51,11 @@ function enumValues(reader: YamlReader, listed: NonNullable<PropertyQuality['enu
   return values as string[];
 }
 
+/** The same acceptance as a native contract: a pattern must be safe to run on every value. */
 function validRegex(reader: YamlReader, pattern: NonNullable<PropertyQuality['pattern']>): boolean {
-  try {
-    new RegExp(pattern.text, 'u');
-    return true;
-  } catch (error) {
-    reader.report('invalid_regex', pattern.path, pattern.node, `invalid regular expression: ${(error as Error).message}`);
-    return false;
-  }
+  const problem = patternProblem(pattern.text);
+  if (problem) reader.report('invalid_regex', pattern.path, pattern.node, problem);
+  return problem === undefined;
 }
 
 type Extras = Pick<ColumnSpec, 'requiredWhen' | 'notInFuture' | 'default'>;

@@ -1,4 +1,5 @@
 import type { Node } from 'yaml';
+import { patternProblem } from '../contract/pattern-matcher.js';
 import { isOrderedType, isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
 import { MILLIS_PER_DAY, parseTemporal } from '../contract/temporal.js';
@@ -85,13 +86,9 @@ function exclusive(reader: YamlReader, option: Option, type: ColumnType, directi
 function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
   const pattern = reader.string(node, path, 'a regular expression');
   if (pattern === undefined) return undefined;
-  try {
-    new RegExp(pattern, 'u');
-    return pattern;
-  } catch (error) {
-    reader.report('invalid_regex', path, node, `invalid regular expression: ${(error as Error).message}`);
-    return undefined;
-  }
+  const problem = patternProblem(pattern);
+  if (problem) reader.report('invalid_regex', path, node, problem);
+  return problem === undefined ? pattern : undefined;
 }
 
 /** A string `format` of uuid becomes a pattern; other string formats are not checked. */

@@ -94,3 +94,13 @@ describe('validatePartition on JSON Lines', () => {
     expect(counts(report)).toEqual({ 'unexpected_column:debug': 1 });
   });
 });
+
+describe('hostile JSON Lines values', () => {
+  it('samples a value nested a hundred thousand levels deep without overflowing, and checks the other rows', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const lines = [`{"id":1,"kind":"click","at":"2026-11-29T10:00:00Z","ok":${deep}}`, '{"id":2,"kind":"nope","at":"2026-11-29T10:00:00Z"}'];
+    const report = await validate(EVENTS('jsonl'), [memoryFile('e.jsonl', lines.join('\n'))]);
+    expect(counts(report)).toEqual({ 'type:ok': 1, 'enum:kind': 1 });
+    expect(report.violations.find((v) => v.rule === 'type')?.samples[0]?.value).toBe('[[[[…]]]]');
+  });
+});
