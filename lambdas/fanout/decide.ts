@@ -15,7 +15,7 @@ let ready: Promise<FanoutDeps & { notifier: Notifier }> | undefined;
 
 export async function handler(event: { run?: unknown }, context?: LambdaContext): Promise<{ status: string; attempt?: string; summary?: string }> {
   const deps = withDeadline(await (ready ??= configure(process.env)), context);
-  const outcome = await decideFanout(deps, parseFanoutRun(event.run));
+  const outcome = await decideFanout({ ...deps, clock: Date.now }, parseFanoutRun(event.run));
   const described = 'decision' in outcome
     ? { status: outcome.status, attempt: outcome.decision.attempt, summary: outcome.decision.report.summary }
     : { status: outcome.status, reason: outcome.reason };

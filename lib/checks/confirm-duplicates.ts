@@ -1,3 +1,4 @@
+import { GateError } from '../errors.js';
 import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
@@ -74,8 +75,10 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
         }
       }
     }
-  } catch {
-    // The first pass already reported why this file cannot be read; its keys stay unconfirmed.
+  } catch (error) {
+    // A storage failure must fail the run (a retry confirms the keys); an unreadable file was
+    // reported by the first pass and its keys stay unconfirmed.
+    if (error instanceof GateError) throw error;
   } finally {
     await opened.close();
   }

@@ -24,8 +24,8 @@ const READ_CONCURRENCY = 16;
  * handler's (a recorded decision wins, else a conditional create), then it is carried out with
  * its one notification. Repeating the step carries the recorded decision out again, idempotently.
  */
-export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notifier }, run: FanoutRun): Promise<FanoutOutcome> {
-  const decision = await settleDrop(deps, run.address, run.tag, async () => {
+export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notifier; readonly clock?: () => number }, run: FanoutRun): Promise<FanoutOutcome> {
+  const decision = await settleDrop({ ...deps, clock: deps.clock ?? (() => run.now) }, run.address, run.tag, async () => {
     const drop = await currentDrop(deps, run);
     return drop && decideChecked(deps, run, drop);
   });

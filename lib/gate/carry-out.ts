@@ -4,12 +4,14 @@ import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import type { Decision } from './decision.js';
 import { publishedPrefix, quarantinePrefix, stagingPrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
+import { notifyOnce } from './notify-once.js';
 import { successManifest } from './success-manifest.js';
 
 export interface CarryOutDeps {
   readonly store: ObjectStore;
   readonly notifier: Notifier;
   readonly layout: GateLayout;
+  readonly clock: () => number;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function carryOut(deps: CarryOutDeps, decision: Decision): Promise<
   if (decision.outcome === 'publish') await publish(deps, decision);
   else await quarantine(deps, decision);
   for (const file of decision.files) await deps.store.delete(file.key);
-  await notifyOnce(deps, decision);
+  await notifyOwner(deps, decision);
   await removeMarker(deps, decision);
 }
 
@@ -89,20 +91,9 @@ async function removeLeftovers(store: ObjectStore, prefix: string, keep: Readonl
 }
 
 /** Claim, then send: at most one notice per drop however many handlers get here. */
-async function notifyOnce(deps: CarryOutDeps, decision: Decision): Promise<void> {
+async function notifyOwner(deps: CarryOutDeps, decision: Decision): Promise<void> {
   const claim = `${statePrefix(deps.layout, 'notices', decision.address)}${decision.tag}.json`;
-  try {
-    await deps.store.put(claim, JSON.stringify({ attempt: decision.attempt }), { ifNoneMatch: '*' });
-  } catch (error) {
-    if (error instanceof GateError && error.code === 'precondition_failed') return;
-    throw error;
-  }
-  try {
-    await deps.notifier.notify(gateNotice(decision, deps.layout, deps.store.location));
-  } catch (error) {
-    await deps.store.delete(claim); // released, so the retry of this delivery sends it
-    throw error;
-  }
+  await notifyOnce(deps.store, deps.notifier, claim, gateNotice(decision, deps.layout, deps.store.location), deps.clock());
 }
 
 /** The marker goes last; a newer marker (the producer dropped again) is left for its own run. */

@@ -59,6 +59,7 @@ export interface SettleDeps {
   readonly store: ObjectStore;
   readonly notifier: Notifier;
   readonly layout: GateLayout;
+  readonly clock: () => number;
 }
 
 /**
@@ -69,7 +70,7 @@ export interface SettleDeps {
 export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: string, decideMine: () => Promise<Decision | undefined>): Promise<Decision | undefined> {
   const decisionKey = decisionKeyOf(deps.layout, address, tag);
   const decision = (await readDecision(deps.store, decisionKey)) ?? (await decideOnce(deps.store, decisionKey, decideMine));
-  if (decision) await carryOut({ store: deps.store, notifier: deps.notifier, layout: deps.layout }, decision);
+  if (decision) await carryOut(deps, decision);
   return decision;
 }
 

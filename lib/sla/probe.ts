@@ -1,9 +1,9 @@
 import type { Contract } from '../contract/model.js';
 import { parseTemporal } from '../contract/temporal.js';
 import { isoSeconds } from '../checks/validate-partition.js';
-import { GateError } from '../errors.js';
 import type { ContractRegistry } from '../gate/contract-registry.js';
 import type { GateLayout } from '../gate/gate-layout.js';
+import { notifyOnce } from '../gate/notify-once.js';
 import type { Notice, Notifier } from '../notify/notifier.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { inspectPartition, type PartitionInspection } from './inspect-partition.js';
@@ -96,19 +96,7 @@ function isStale(contract: Contract, due: DuePartition, seen: PartitionInspectio
   return Math.max(due.deadline, seen.published.at) - newest > maxLag * 3_600_000;
 }
 
-/** Claim, then send; a failed send releases the claim so the next run tries again. */
-async function sendOnce(deps: ProbeDeps, claim: string, notice: Notice): Promise<boolean> {
-  try {
-    await deps.store.put(claim, JSON.stringify({ at: isoSeconds(deps.now), subject: notice.subject }), { ifNoneMatch: '*', contentType: 'application/json' });
-  } catch (error) {
-    if (error instanceof GateError && error.code === 'precondition_failed') return false;
-    throw error;
-  }
-  try {
-    await deps.notifier.notify(notice);
-    return true;
-  } catch (error) {
-    await deps.store.delete(claim);
-    throw error;
-  }
+/** At most one of each notice per partition, however often the probe runs. */
+function sendOnce(deps: ProbeDeps, claim: string, notice: Notice): Promise<boolean> {
+  return notifyOnce(deps.store, deps.notifier, claim, notice, deps.now);
 }

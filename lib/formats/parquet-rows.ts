@@ -1,0 +1,99 @@
+import { GateError } from '../errors.js';
+import { parquetRead, type ColumnData, type ColumnMetaData, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
+import type { ByteSource } from './byte-source.js';
+import { guardedCompressors } from './guarded-codecs.js';
+import { checkChunkPages, type DeferredCheck } from './page-checks.js';
+import { reason } from './parquet-footer.js';
+import { prefetchedSource, type ByteRange } from './prefetched-source.js';
+import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
+
+/** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
+export const NUMERIC_TIME: Partial<ParquetParsers> = {
+  timestampFromMilliseconds: (millis) => Number(millis),
+  timestampFromMicroseconds: (micros) => Number(micros) / 1_000,
+  timestampFromNanoseconds: (nanos) => Number(nanos) / 1_000_000,
+  dateFromDays: (days) => days * 86_400_000,
+};
+
+/** A checked footer and its top-level schema elements by name (the first wins, as in hyparquet). */
+export interface ParquetFileInfo {
+  readonly metadata: FileMetaData;
+  readonly elements: ReadonlyMap<string, SchemaElement>;
+}
+
+interface GroupChunk {
+  readonly name: string;
+  readonly meta: ColumnMetaData;
+  readonly range: ByteRange;
+}
+
+/**
+ * Decodes rows [rowStart, rowStart + rowCount) of one row group. A whole group's chunks are
+ * fetched together and their pages checked before decoding; a few rows are read page by page
+ * through the offset index when the file has one (files whose groups were read whole before).
+ */
+export async function readRows(file: ByteSource, info: ParquetFileInfo, columns: readonly string[], group: RowGroupInfo, rowStart: number, rowCount: number): Promise<ColumnBatch> {
+  const wholeGroup = rowCount === group.rowCount;
+  const chunks = wholeGroup && columns.length > 0 ? groupChunks(info.metadata, group.index, columns) : [];
+  const source = chunks.length > 0 ? await prefetchedSource(file, chunks.map((c) => c.range)) : file;
+  const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
+  if (columns.length > 0 && rowCount > 0) {
+    try {
+      const deferred = await checkPages(source, info, chunks, group.rowCount);
+      await parquetRead({
+        file: source, metadata: info.metadata, columns: [...columns], rowStart, rowEnd: rowStart + rowCount,
+        compressors: guardedCompressors(deferred), parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: !wholeGroup,
+        onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
+      });
+    } catch (error) {
+      if (error instanceof GateError) throw error; // storage failed: retry, do not blame the file
+      throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
+    }
+  }
+  const values = new Map<string, ArrayLike<unknown>>();
+  for (const [name, data] of pieces) values.set(name, assemble(name, data, rowStart, rowCount));
+  return { group, rowStart, rowCount, columns: values };
+}
+
+/** The chunks hyparquet will decode for these columns: every chunk whose path starts with one. */
+function groupChunks(metadata: FileMetaData, groupIndex: number, columns: readonly string[]): GroupChunk[] {
+  const wanted = new Set(columns);
+  const chunks: GroupChunk[] = [];
+  for (const chunk of metadata.row_groups[groupIndex]?.columns ?? []) {
+    const meta = chunk.meta_data;
+    if (!meta || !wanted.has(meta.path_in_schema[0] ?? '')) continue;
+    // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    chunks.push({ name: meta.path_in_schema.join('.'), meta, range: { start, end: start + Number(meta.total_compressed_size) } });
+  }
+  return chunks;
+}
+
+/** Walks each top-level chunk's pages; nested paths are refused by hyparquet before any decoding. */
+async function checkPages(source: ByteSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<DeferredCheck[]> {
+  const deferred: DeferredCheck[] = [];
+  for (const { name, meta, range } of chunks) {
+    const element = info.elements.get(name);
+    if (meta.path_in_schema.length !== 1 || !element) continue;
+    const bytes = new Uint8Array(await source.slice(range.start, range.end));
+    deferred.push(...checkChunkPages({ name, bytes, meta, defined: element.repetition_type !== 'REQUIRED', groupRows }));
+  }
+  return deferred;
+}
+
+/** Joins the page-sized pieces of one column into one array covering exactly the requested rows. */
+function assemble(name: string, chunks: ColumnData[], rowStart: number, rowCount: number): ArrayLike<unknown> {
+  const only = chunks[0];
+  if (chunks.length === 1 && only && only.rowStart === rowStart && only.columnData.length === rowCount) return only.columnData;
+  // Counted before allocating: the row count comes from the footer, the values from the pages.
+  const overlap = (chunk: ColumnData) => Math.max(0, Math.min(chunk.rowStart + chunk.columnData.length, rowStart + rowCount) - Math.max(chunk.rowStart, rowStart));
+  const filled = chunks.reduce((sum, chunk) => sum + overlap(chunk), 0);
+  if (filled !== rowCount) throw new UnreadableError(`column "${name}" has ${filled} values in rows ${rowStart}-${rowStart + rowCount - 1}; expected ${rowCount}`);
+  const out = new Array<unknown>(rowCount);
+  for (const chunk of chunks) {
+    const from = Math.max(chunk.rowStart, rowStart);
+    const to = Math.min(chunk.rowStart + chunk.columnData.length, rowStart + rowCount);
+    for (let row = from; row < to; row++) out[row - rowStart] = chunk.columnData[row - chunk.rowStart];
+  }
+  return out;
+}
