@@ -1,0 +1,47 @@
+import type { CompressionCodec, Compressors } from 'hyparquet';
+import { DECODERS, type Decode } from './codec-decoders.js';
+import type { DeferredCheck } from './page-checks.js';
+import { EXPANSION_FLOOR_BYTES, formatBytes, MAX_EXPANSION, MAX_PAGE_BYTES } from './parquet-limits.js';
+import { UnreadableError } from './table-file.js';
+
+/**
+ * Compressors for one read: every codec (SNAPPY too, which hyparquet would otherwise decode built
+ * in) behind one gate. The page's declared uncompressed size must be a whole number within the
+ * page limit and within what the codec can expand its input to, checked before a byte is
+ * allocated. Pages whose compressed bytes match a deferred check (from the chunk's page walk) get
+ * their level, index and delta streams checked once decompressed.
+ */
+export function guardedCompressors(deferred: readonly DeferredCheck[] = []): Compressors {
+  const byLength = new Map<number, DeferredCheck[]>();
+  for (const item of deferred) {
+    const same = byLength.get(item.compressed.length);
+    if (same) same.push(item);
+    else byLength.set(item.compressed.length, [item]);
+  }
+  const guarded: Compressors = {};
+  for (const [codec, decode] of Object.entries(DECODERS) as [CompressionCodec, Decode][]) {
+    guarded[codec] = (input, outputLength) => {
+      checkDeclaredSize(codec, input.length, outputLength);
+      const page = decode(input, outputLength);
+      for (const item of byLength.get(input.length) ?? []) if (sameBytes(item.compressed, input)) item.check(page);
+      return page;
+    };
+  }
+  return guarded;
+}
+
+export function checkDeclaredSize(codec: CompressionCodec, compressed: number, declared: number): void {
+  if (!Number.isInteger(declared) || declared < 0) throw new UnreadableError(`a ${codec} page declares an uncompressed size of ${declared}`);
+  if (declared > MAX_PAGE_BYTES) {
+    throw new UnreadableError(`a ${codec} page declares ${formatBytes(declared)} uncompressed, over the ${formatBytes(MAX_PAGE_BYTES)} page limit`);
+  }
+  const ratio = MAX_EXPANSION[codec];
+  if (ratio !== undefined && declared > Math.max(EXPANSION_FLOOR_BYTES, compressed * ratio)) {
+    throw new UnreadableError(`a ${codec} page declares ${formatBytes(declared)} from ${formatBytes(compressed)}: ${codec} cannot expand data more than ${ratio} times`);
+  }
+}
+
+/** Identity of a page: the decoder's copy of the bytes is compared with ours (memcmp speed). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}

@@ -1,0 +1,101 @@
+import type { ColumnMetaData, PageHeader } from 'hyparquet';
+import { parquetHeader } from 'hyparquet/src/column.js';
+import { checkLevelsV2, checkPageV1, checkValues, type PageShape } from './page-values.js';
+import { UnreadableError } from './table-file.js';
+
+/**
+ * Walks a column chunk's page headers before hyparquet decodes it, the way hyparquet will (until
+ * the row group's rows are covered), and rejects headers whose counts and sizes the decoder would
+ * allocate or loop by. Streams in uncompressed bytes are checked now; those inside compressed
+ * pages are returned, to be checked by the codec wrapper once decompressed.
+ */
+export interface ChunkToCheck {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly meta: ColumnMetaData;
+  /** Not REQUIRED: pages carry definition levels. */
+  readonly defined: boolean;
+  readonly groupRows: number;
+}
+
+/** A compressed page's bytes, and the check to run on what they decompress to. */
+export interface DeferredCheck {
+  readonly compressed: Uint8Array;
+  readonly check: (page: Uint8Array) => void;
+}
+
+export function checkChunkPages(chunk: ChunkToCheck): DeferredCheck[] {
+  const deferred: DeferredCheck[] = [];
+  const reader = { view: new DataView(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength), offset: 0 };
+  for (let rows = 0; rows < chunk.groupRows && reader.offset < chunk.bytes.length - 1;) {
+    const start = reader.offset;
+    const header = readHeader(reader);
+    // A header that does not parse is hyparquet's to report, with its own words.
+    if (!header) return deferred;
+    try {
+      // Without a size hyparquet's reader position becomes NaN and it re-reads byte 0 forever.
+      const size = count(header.compressed_page_size, chunk.bytes.length - reader.offset, 'bytes of page data');
+      const data = chunk.bytes.subarray(reader.offset, reader.offset + size);
+      reader.offset += size;
+      rows += checkPage(chunk, header, data, deferred);
+    } catch (error) {
+      if (!(error instanceof UnreadableError)) throw error;
+      throw new UnreadableError(`column "${chunk.name}", page at byte ${start} of its chunk: ${error.message}`);
+    }
+  }
+  return deferred;
+}
+
+function readHeader(reader: { view: DataView; offset: number }): PageHeader | undefined {
+  try {
+    return parquetHeader(reader);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks one page; returns the rows hyparquet will count for it (it decodes num_values or throws). */
+function checkPage(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+  const compressed = chunk.meta.codec !== 'UNCOMPRESSED';
+  if (header.type === 'DATA_PAGE' && header.data_page_header) {
+    const values = count(header.data_page_header.num_values, chunk.groupRows, 'values');
+    const shape = pageShape(chunk, 1, header.data_page_header.encoding, values, values);
+    if (compressed) deferred.push({ compressed: data, check: (page) => checkPageV1(page, shape) });
+    else checkPageV1(data, shape);
+    return values;
+  }
+  if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) return checkPageV2(chunk, header, data, deferred);
+  return 0;
+}
+
+function checkPageV2(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+  const v2 = header.data_page_header_v2!;
+  const values = count(v2.num_values, chunk.groupRows, 'values');
+  const nulls = count(v2.num_nulls, values, 'nulls');
+  count(v2.num_rows, chunk.groupRows, 'rows');
+  const repetition = count(v2.repetition_levels_byte_length, data.length, 'repetition level bytes');
+  const levels = repetition + count(v2.definition_levels_byte_length, data.length - repetition, 'definition level bytes');
+  const shape = pageShape(chunk, 2, v2.encoding, values, values - nulls);
+  checkLevelsV2(data, repetition, shape);
+  // As in hyparquet: a REQUIRED column's values start right after the repetition levels.
+  const stored = data.subarray(chunk.defined ? levels : repetition);
+  const uncompressed = header.uncompressed_page_size - levels;
+  if (!(uncompressed >= 0)) throw new UnreadableError(`its levels take ${levels} bytes, more than its uncompressed size of ${header.uncompressed_page_size}`);
+  if (chunk.meta.codec !== 'UNCOMPRESSED' && v2.is_compressed !== false && uncompressed > 0) {
+    deferred.push({ compressed: stored, check: (page) => checkValues(page, 0, shape) });
+  } else checkValues(stored, 0, shape);
+  // hyparquet counts a flat column's rows by the values a page decodes to: num_values, not num_rows.
+  return values;
+}
+
+function pageShape(chunk: ChunkToCheck, version: 1 | 2, encoding: PageShape['encoding'], values: number, stored: number): PageShape {
+  return { version, encoding, values, stored, defined: chunk.defined, type: chunk.meta.type };
+}
+
+/** A header count: a whole number no larger than what contains it (a page holds at most its group's rows). */
+function count(value: number | undefined, most: number, what: string): number {
+  if (value === undefined || !Number.isInteger(value) || value < 0 || value > most) {
+    throw new UnreadableError(`its header declares ${value ?? 'no'} ${what}; at most ${most} are possible`);
+  }
+  return value;
+}
