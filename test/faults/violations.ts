@@ -1,0 +1,46 @@
+/** The invariants every run is checked against; each is a column of the printed table. */
+export const INVARIANTS = {
+  'one-outcome': 'exactly one outcome per drop: published or quarantined, never both, nothing half done',
+  'right-outcome': 'a good drop is published and a bad one quarantined, whatever failed on the way',
+  'notices<=1': 'at most one notification per drop',
+  // Reported, not a gate invariant: a handler dying between its claim and the send loses the
+  // notice by design (at most once; see lib/gate/notify-once.ts).
+  'notice-sent': 'the owner got the notification',
+  'bytes-kept': 'every staged byte is in staging, published or quarantine, at every observed moment',
+  reader: 'a reader of _SUCCESS never sees a listed file missing, resized or changed',
+  'clean-failure': 'a handler completes, or fails with a retryable error caused by a fault or its deadline',
+  converged: 'redelivery (bounded) carries the drop out: marker gone, one outcome',
+  // Not the gate's: S3 makes a write visible whole, the local endpoint (s3rver) writes in place.
+  'torn-read': 'the local endpoint never shows an object half written (a partial body or size, an ETag of "")',
+} as const;
+
+export type Invariant = keyof typeof INVARIANTS;
+
+/**
+ * The gate's invariants: what the verdict (exit code, test assertions) rests on. `torn-read` is
+ * the local endpoint's and has a test of its own (emulator-atomic-write.test.ts); counted here,
+ * it would make the verdict on the gate flaky with the emulator's timing.
+ */
+export const GATE_INVARIANTS: readonly Invariant[] = (Object.keys(INVARIANTS) as Invariant[]).filter((invariant) => invariant !== 'torn-read' && invariant !== 'notice-sent');
+
+export function isGateInvariant(invariant: Invariant): boolean {
+  return GATE_INVARIANTS.includes(invariant);
+}
+
+export interface Violation {
+  readonly invariant: Invariant;
+  readonly detail: string;
+}
+
+/** What one run broke; a run with an empty list kept every invariant. */
+export class Violations {
+  readonly list: Violation[] = [];
+
+  add(invariant: Invariant, detail: string): void {
+    this.list.push({ invariant, detail });
+  }
+
+  count(invariant: Invariant): number {
+    return this.list.filter((v) => v.invariant === invariant).length;
+  }
+}
