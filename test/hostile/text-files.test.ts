@@ -66,11 +66,12 @@ describe('hostile JSON Lines are reported as violations', () => {
     ]);
   });
 
-  it('fails, without crashing, on a value nested a million levels deep', async () => {
+  it('reports a value nested a million levels deep as a type violation of its row, without crashing', async () => {
     const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
     const report = await validate(EVENTS('jsonl'), [memoryFile('e.jsonl', `{"id":1,"kind":${deep}}\n{"id":2,"kind":"ok"}\n`)]);
     expect(report.status).toBe('fail');
-    expect(counts(report)).toMatchObject({ unreadable: 1 });
+    expect(report.violations.find((v) => v.rule === 'type')?.samples[0]).toEqual({ file: 'e.jsonl', row: 0, value: '[[[[…]]]]' });
+    expect(report.violations.some((v) => v.rule === 'unreadable')).toBe(false);
   });
 });
 
