@@ -6,6 +6,7 @@ import { dropAll, partitionFiles, partitionName, startLoadGate } from './load-ha
 const FULL = process.env.LOAD_FULL === '1';
 const PARTITIONS = FULL ? 200 : 24;
 const MANY_FILES = FULL ? 10_000 : 1_100;
+const TIMEOUT_MS = FULL ? 1_200_000 : 120_000;
 
 let gate: LocalGate;
 let verdictAt: Map<string, number>;
@@ -43,7 +44,7 @@ describe(`load on the local endpoint (${FULL ? 'full' : 'small'} run)`, () => {
     const files = drops.reduce((n, d) => n + d.files.length, 0);
     console.log(`load: ${PARTITIONS} partitions (${files} files) in ${seconds.toFixed(1)} s: ${(PARTITIONS / seconds).toFixed(1)} partitions/s, ${(files / seconds).toFixed(0)} files/s; slowest verdict ${(slowest / 1000).toFixed(2)} s after its marker`);
     expect(Number.isFinite(slowest)).toBe(true);
-  });
+  }, TIMEOUT_MS);
 
   it(`lists ${MANY_FILES} small files of one partition across pages and judges them all`, async () => {
     const partition = 'dt=2025-06-30';
@@ -57,5 +58,5 @@ describe(`load on the local endpoint (${FULL ? 'full' : 'small'} run)`, () => {
     expect(outcome.decision.report.files).toHaveLength(MANY_FILES);
     expect(outcome.decision.report.rows).toBe(MANY_FILES * 2);
     console.log(`load: one partition of ${MANY_FILES} files published in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  });
+  }, TIMEOUT_MS);
 });
