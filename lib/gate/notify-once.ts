@@ -32,6 +32,8 @@ async function claim(store: ObjectStore, key: string, token: string, subject: st
   }
   const held = await readWhole(store, key);
   if (held === undefined && tries > 1) return claim(store, key, token, subject, tries - 1);
+  // Still no claim after conflicts: fail this delivery so the marker stays and a later one sends.
+  if (held === undefined) throw new GateError('storage_failed', `${key}: the notice claim kept conflicting; the next delivery tries again`);
   return claimToken(held) === token;
 }
 
