@@ -43,7 +43,8 @@ function readClock(reader: YamlReader, node: Node | null, path: string): string 
   return undefined;
 }
 
-function readTimezone(reader: YamlReader, node: Node | null, path: string): string | undefined {
+/** An IANA zone name, checked by the runtime's own time-zone data. */
+export function readTimezone(reader: YamlReader, node: Node | null, path: string): string | undefined {
   const zone = reader.string(node, path, 'an IANA time zone name');
   if (zone === undefined) return undefined;
   try {

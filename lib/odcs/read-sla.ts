@@ -1,6 +1,7 @@
 import type { Node } from 'yaml';
 import type { Sla, SlaSchedule } from '../contract/model.js';
 import { parseTemporal } from '../contract/temporal.js';
+import { readTimezone } from '../contract/read-sla.js';
 import type { YamlReader } from '../contract/yaml-reader.js';
 import { parseCron } from '../sla/cron.js';
 import { readCustom, SLA_CUSTOM_KEYS, type CustomValues } from './custom-properties.js';
@@ -101,18 +102,6 @@ function readSchedule(reader: YamlReader, node: Node | null, path: string): SlaS
     return undefined;
   }
   return { kind: 'cron', expression: text.trim() };
-}
-
-function readTimezone(reader: YamlReader, node: Node | null, path: string): string | undefined {
-  const zone = reader.string(node, path, 'an IANA time zone name');
-  if (zone === undefined) return undefined;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone;
-  } catch {
-    reader.report('invalid_value', path, node, `"${zone}" is not an IANA time zone name such as Europe/Berlin or UTC`);
-    return undefined;
-  }
 }
 
 function readDates(reader: YamlReader, node: Node | null, path: string): string[] | undefined {
