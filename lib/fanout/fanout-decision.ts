@@ -3,7 +3,7 @@ import type { Contract } from '../contract/model.js';
 import { formatTimestamp } from '../contract/temporal.js';
 import { attemptId, type Decision } from '../gate/decision.js';
 import { gateReport } from '../gate/gate-report.js';
-import { parseManifest } from '../gate/manifest.js';
+import { lifecycleWarnings, producerManifest } from '../gate/decide.js';
 import type { Drop } from '../gate/read-drop.js';
 
 /**
@@ -30,15 +30,4 @@ export function checkedDecision(context: { readonly location: string; readonly n
     ...(newest ? { newest } : {}),
     ...producerManifest(drop),
   };
-}
-
-function lifecycleWarnings(contract: Contract): string[] {
-  if (contract.status !== 'deprecated') return [];
-  return [`${contract.name} v${contract.version.major} is deprecated${contract.sunset ? ` and will be retired on ${contract.sunset}` : ''}; move to its successor`];
-}
-
-function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
-  if (drop.markerBody.length === 0) return {};
-  const text = new TextDecoder().decode(drop.markerBody);
-  return typeof parseManifest(text) === 'string' ? { producer_manifest: text } : { producer_manifest: JSON.parse(text) };
 }

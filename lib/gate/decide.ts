@@ -74,12 +74,12 @@ function whole(drop: Drop, rule: Violation['rule'], message: string): Violation 
   return { rule, count: 1, message, samples: [{ file: drop.marker.key, row: null, value: null }] };
 }
 
-function lifecycleWarnings(contract: Contract): string[] {
+export function lifecycleWarnings(contract: Contract): string[] {
   if (contract.status !== 'deprecated') return [];
   return [`${contract.name} v${contract.version.major} is deprecated${contract.sunset ? ` and will be retired on ${contract.sunset}` : ''}; move to its successor`];
 }
 
-function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
+export function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
   if (drop.markerBody.length === 0) return {};
   const text = new TextDecoder().decode(drop.markerBody);
   return typeof parseManifest(text) === 'string' ? { producer_manifest: text } : { producer_manifest: JSON.parse(text) };
