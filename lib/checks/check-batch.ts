@@ -31,6 +31,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   const decoded = columns.filter((c) => !batch.group || batch.columns.has(c.plan.spec.name));
   for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
   for (const column of decoded) checkColumnValues(context, column, columns);
+  for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
   for (const keySet of state.keySets) hashKeys(context, keySet);
   state.rows += batch.rowCount - unreadable.length;
@@ -59,7 +60,7 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn, column
   const values = context.values.get(spec.name) ?? [];
   const condition = requiredWhen(context, column, columns);
   const freshness = state.plan.freshness?.column === spec.name;
-  const missing = `{count} {row|rows} {has|have} no value for ${spec.name}`;
+  const missing = missingDetail(spec.name);
   const missingWhen = spec.requiredWhen ? `${missing} although ${spec.requiredWhen.column} is ${spec.requiredWhen.in.join(' or ')}` : missing;
   for (let i = 0; i < values.length; i++) {
     if (context.skip?.[i]) continue;
@@ -76,6 +77,17 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn, column
     if (freshness && (!state.newest || (value as number) > state.newest.value)) {
       state.observeNewest(value as number, { file: context.file, row: null, value: toSampleValue(value, spec.type) });
     }
+  }
+}
+
+/** A key column read as hashes (see hash-only-columns.ts): only its nulls are left to check. */
+function checkHashedColumn(context: BatchContext, columns: readonly ReadableColumn[], name: string, hashes: Float64Array): void {
+  const column = columns.find((c) => c.plan.spec.name === name);
+  if (!column?.plan.mustHaveValue) return;
+  const missing = missingDetail(name);
+  for (let i = 0; i < hashes.length; i++) {
+    const hash = hashes[i]!;
+    if (hash !== hash && !context.skip?.[i]) context.state.log.add('required', name, missing, sampleAt(context, i, null));
   }
 }
 
@@ -98,11 +110,17 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
 }
 
 function hashKeys(context: BatchContext, keySet: KeySet): void {
-  const parts = keySet.columns.map((name) => context.values.get(name));
   const { hashes } = keySet;
+  const hashed = keySet.columns.length === 1 ? context.batch.hashes?.get(keySet.columns[0]!) : undefined;
+  if (hashed) return hashes.pushAll(hashed);
+  const parts = keySet.columns.map((name) => context.values.get(name));
   if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   const columns = parts as ArrayLike<unknown>[];
   for (let i = 0; i < context.batch.rowCount; i++) hashes.push(context.skip?.[i] ? NaN : keyHashAt(columns, i));
+}
+
+function missingDetail(column: string): string {
+  return `{count} {row|rows} {has|have} no value for ${column}`;
 }
 
 function sampleAt(context: BatchContext, index: number, value: SampleValue): Sample {

@@ -8,6 +8,7 @@ import { checkBatch } from './check-batch.js';
 import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
+import { hashOnlyColumns } from './hash-only-columns.js';
 import type { PartitionFile } from './validate-partition.js';
 import { ViolationLog, type LogEntry } from './violation-log.js';
 
@@ -27,8 +28,8 @@ export interface SliceResult {
   readonly rows: number;
   readonly scanned: number;
   readonly entries: LogEntry[];
-  /** Key hashes per key set, one per scanned row. */
-  readonly hashes: Float64Array[];
+  /** Key hashes per key set, one per scanned row, in segments. */
+  readonly hashes: Float64Array[][];
   readonly newest?: { readonly value: number; readonly sample: Sample };
   readonly reads: ReadStats;
   /** Why the file could not be read, when it could not. */
@@ -43,11 +44,11 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
   try {
     const table = openTable(plan.format, countedSource(opened.source, state.reads));
     const schema = await table.schema();
-    if (schema.kind === 'typed') state.keySets.forEach((keySet) => keySet.hashes.reserve(sliceRows(schema.groupRows, slice.groups)));
     const columns = checkFileSchema(plan, schema, file.path, log);
     const keys = new Set<string>();
     const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group);
-    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), select, slice.groups)) {
+    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns) };
+    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));
       onRows(state.rows);
@@ -64,15 +65,11 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     rows: state.rows,
     scanned: state.scanned,
     entries: state.log.entries(),
-    hashes: state.keySets.map((keySet) => keySet.hashes.toArray()),
+    hashes: state.keySets.map((keySet) => keySet.hashes.segments()),
     ...(state.newest ? { newest: state.newest } : {}),
     reads: state.reads,
     ...(unreadable === undefined ? {} : { unreadable }),
   };
-}
-
-function sliceRows(groupRows: readonly number[], groups: GroupRange | undefined): number {
-  return groupRows.slice(groups?.from ?? 0, groups?.to ?? groupRows.length).reduce((sum, rows) => sum + rows, 0);
 }
 
 /**
@@ -86,7 +83,7 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
   for (const result of results) {
     state.fileStarts[result.fileIndex] ??= state.scanned;
     state.log.absorb(result.entries);
-    result.hashes.forEach((hashes, i) => state.keySets[i]?.hashes.pushAll(hashes));
+    result.hashes.forEach((segments, i) => segments.forEach((segment) => state.keySets[i]?.hashes.pushAll(segment)));
     state.rows += result.rows;
     state.scanned += result.scanned;
     state.reads.bytes += result.reads.bytes;

@@ -7,11 +7,18 @@ const FLOAT = new Float64Array(1);
 const WORDS = new Uint32Array(FLOAT.buffer);
 const TWO_POW_21 = 2 ** 21;
 
+const UTF8 = new TextEncoder();
+
+/**
+ * Hashes a string as its UTF-8 bytes, so a key decoded to a string and the same key hashed
+ * straight from a file's bytes (hashByteRange) agree. ASCII needs no encoding step.
+ */
 export function hashString(text: string, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {
   let a = seedA;
   let b = seedB;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
+    if (code >= 0x80) return hashBytes(UTF8.encode(text), seedA, seedB);
     a = Math.imul(a ^ code, 0x01000193);
     b = Math.imul(b ^ code, 0x5bd1e995);
     b ^= b >>> 15;
@@ -19,20 +26,24 @@ export function hashString(text: string, seedA = 0x811c9dc5, seedB = 0x9747b28c)
   return fold(a, b ^ text.length);
 }
 
-/**
- * The same hash over raw bytes: a key column read as bytes (no string per value) hashes without
- * decoding. For ASCII it equals hashString of the text.
- */
 export function hashBytes(bytes: Uint8Array, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {
+  return hashByteRange(bytes, 0, bytes.length, seedA, seedB);
+}
+
+/**
+ * Hashes bytes [start, end) of a buffer in place: a key column hashed from page data costs no
+ * object per value.
+ */
+export function hashByteRange(bytes: Uint8Array, start: number, end: number, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {
   let a = seedA;
   let b = seedB;
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = start; i < end; i++) {
     const code = bytes[i]!;
     a = Math.imul(a ^ code, 0x01000193);
     b = Math.imul(b ^ code, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return fold(a, b ^ bytes.length);
+  return fold(a, b ^ (end - start));
 }
 
 export function hashNumber(value: number, seedA = 0x811c9dc5, seedB = 0x9747b28c): number {

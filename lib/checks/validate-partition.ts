@@ -1,17 +1,9 @@
-import { GateError } from '../errors.js';
 import type { ByteSource } from '../formats/byte-source.js';
-import { openTable } from '../formats/open-table.js';
-import { countedSource } from '../formats/prefetched-source.js';
-import { UnreadableError, type RowGroupInfo } from '../formats/table-file.js';
-import type { FileSummary, Report } from '../report/report.js';
+import type { Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
-import { checkBatch } from './check-batch.js';
 import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
 import { checkPartitionRules } from './partition-rules.js';
-import { columnsToDecode } from './settle-by-statistics.js';
-import { PartitionState } from './partition-state.js';
-import { checkFileSchema, logExtraColumns } from './schema-check.js';
 
 /** One file of a partition, opened only when its turn comes so open handles stay few. */
 export interface PartitionFile {

@@ -3,6 +3,7 @@ import { isDecided, runContext, type FanoutDeps } from './fanout-context.js';
 import { putRecord } from './fanout-records.js';
 import type { FanoutItem, FanoutRun } from './fanout-layout.js';
 import { splitByShard } from './key-parts.js';
+import { joinSegments } from '../checks/key-hashes.js';
 import { objectFile } from './object-file.js';
 
 /** `files/<index>.json`: what checking one file found, its key hashes kept apart in shards. */
@@ -22,7 +23,7 @@ export async function mapFile(deps: FanoutDeps, run: FanoutRun, item: FanoutItem
   if (await isDecided(deps, run)) return { status: 'skipped', fileIndex: item.index, reason: 'the drop is decided already' };
   const { hashes, ...result } = await checkSlice(plan, objectFile(deps.store, item), { fileIndex: item.index, first: true });
   for (const [keySet, keyHashes] of hashes.entries()) {
-    for (const [shard, part] of splitByShard(keyHashes, run.shardBits)) await deps.store.put(keys.keyPart(keySet, shard, item.index), part);
+    for (const [shard, part] of splitByShard(joinSegments(keyHashes), run.shardBits)) await deps.store.put(keys.keyPart(keySet, shard, item.index), part);
   }
   const fileResult: FileResult = result;
   await putRecord(deps.store, keys.fileResult(item.index), fileResult);

@@ -1,39 +1,45 @@
-import type { ColumnChunk, Compressors, FileMetaData, ParquetParsers } from 'hyparquet';
+import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
-import { convert } from 'hyparquet/src/convert.js';
-import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getSchemaPath } from 'hyparquet/src/schema.js';
 import type { ByteSource } from './byte-source.js';
+import { guardedCompressors } from './guarded-codecs.js';
+import { NUMERIC_TIME } from './parquet-rows.js';
 
 /** A dictionary page larger than this is not worth fetching to save a decode. */
-const MAX_DICTIONARY_BYTES = 8 * 1024 * 1024;
+const MAX_DICTIONARY_BYTES = 1024 * 1024;
 const DICTIONARY_ENCODINGS = new Set(['PLAIN_DICTIONARY', 'RLE_DICTIONARY']);
+/** The fewest bytes a PLAIN value of each type takes: a dictionary claiming more values is forged. */
+const MIN_VALUE_BYTES: Record<string, number> = { INT32: 4, INT64: 8, INT96: 12, FLOAT: 4, DOUBLE: 8, BYTE_ARRAY: 4 };
 
 /**
- * The distinct values of a column chunk whose every data page is dictionary-encoded: every
- * value in the chunk is one of these, so a rule all of them keep holds for the whole chunk.
- * Undefined when the footer cannot prove the chunk is all dictionary (no encoding stats, a
- * fallback to plain pages) or the dictionary cannot be read.
+ * The distinct values of a column chunk whose every data page is dictionary-encoded, decoded as
+ * its data pages would be: every value in the chunk is one of these, so a rule all of them keep
+ * holds for the whole chunk. Undefined when the footer cannot prove the chunk is all dictionary
+ * (no encoding stats, a fallback to plain pages), the page is large, or it does not decode: the
+ * data pages are then decoded as usual and say what is wrong, if anything is.
  */
-export async function readDictionary(source: ByteSource, metadata: FileMetaData, chunk: ColumnChunk, options: { compressors?: Compressors; parsers: Partial<ParquetParsers> }): Promise<readonly unknown[] | undefined> {
+export async function readDictionary(source: ByteSource, metadata: FileMetaData, chunk: ColumnChunk): Promise<readonly unknown[] | undefined> {
   const meta = chunk.meta_data;
-  if (!meta || meta.dictionary_page_offset === undefined || !isAllDictionary(chunk)) return undefined;
+  if (!meta || meta.path_in_schema.length !== 1 || !meta.dictionary_page_offset || !isAllDictionary(chunk)) return undefined;
   const start = Number(meta.dictionary_page_offset);
   const end = Number(meta.data_page_offset);
-  if (!(start > 0 && end > start && end - start <= MAX_DICTIONARY_BYTES && end <= source.byteLength)) return undefined;
+  if (!(end > start && end - start <= MAX_DICTIONARY_BYTES && end <= source.byteLength)) return undefined;
+  // Outside the try: a storage failure is the run's to report, not a reason to decode instead.
+  const bytes = await source.slice(start, end);
   try {
-    const bytes = await source.slice(start, end);
     const reader = { view: new DataView(bytes), offset: 0 };
     const header = parquetHeader(reader);
-    if (header.type !== 'DICTIONARY_PAGE') return undefined;
     const schemaPath = getSchemaPath(metadata.schema, meta.path_in_schema);
     const element = schemaPath.at(-1)?.element;
-    if (!element) return undefined;
-    const decoder = { pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec, parsers: { ...DEFAULT_PARSERS, ...options.parsers }, compressors: options.compressors, utf8: true };
+    const values = header.dictionary_page_header?.num_values;
+    const least = element?.type === 'FIXED_LEN_BYTE_ARRAY' ? (element.type_length ?? 0) : MIN_VALUE_BYTES[meta.type] ?? 0;
+    if (header.type !== 'DICTIONARY_PAGE' || !element || values === undefined || !(least > 0 && values * least <= header.uncompressed_page_size)) return undefined;
+    const decoder = { pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec, parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors: guardedCompressors(), utf8: true };
     const page = readPage(reader, header, decoder, undefined, undefined, 0);
     return page.data ? Array.from(convert(page.data, decoder)) : undefined;
   } catch {
-    return undefined; // the data pages will be decoded, and say what is wrong if anything is
+    return undefined;
   }
 }
 

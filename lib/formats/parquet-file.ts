@@ -1,7 +1,8 @@
-import { parquetSchema, type FileMetaData, type SchemaElement } from 'hyparquet';
+import { parquetSchema, type ColumnChunk, type FileMetaData, type SchemaElement } from 'hyparquet';
 import type { ByteSource } from './byte-source.js';
 import { describeElement, storedType } from './parquet-types.js';
 import { chunkStatistics } from './parquet-statistics.js';
+import { readDictionary } from './parquet-dictionary.js';
 import { readFooter } from './parquet-footer.js';
 import { NUMERIC_TIME, readRows, type ParquetFileInfo } from './parquet-rows.js';
 import type { FileSchema, RowGroupInfo, TableFile, TypedColumn } from './table-file.js';
@@ -22,23 +23,23 @@ export function openParquetFile(source: ByteSource): TableFile {
     async schema() {
       return (await load()).schema;
     },
-    async *batches(columns, select, range) {
+    async *batches(columns, { select, groups: range, hashOnly } = {}) {
       const file = await load();
       const readable = new Set(file.schema.columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
       const wanted = columns.filter((name) => readable.has(name));
-      for (const group of rowGroups(file.metadata, new Set(wanted))) {
+      for (const group of rowGroups(source, file.metadata, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
-        const chosen = select ? select(group).filter((name) => readable.has(name)) : wanted;
-        yield await readRows(source, file, chosen, group, group.rowStart, group.rowCount);
+        const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
+        yield await readRows(source, file, chosen, group, { rowStart: group.rowStart, rowCount: group.rowCount, hashOnly });
       }
     },
     async *readRows(columns, rows) {
       const file = await load();
-      const groups = rowGroups(file.metadata, new Set());
+      const groups = rowGroups(source, file.metadata, new Set());
       const wanted = columns.filter((name) => file.schema.columns.some((c) => c.name === name && c.type.kind !== 'unsupported'));
       for (const row of [...new Set(rows)].sort((a, b) => a - b)) {
         const group = groups.find((g) => row >= g.rowStart && row < g.rowStart + g.rowCount);
-        if (group) yield await readRows(source, file, wanted, group, row, 1);
+        if (group) yield await readRows(source, file, wanted, group, { rowStart: row, rowCount: 1 });
       }
     },
   };
@@ -62,7 +63,7 @@ function typedSchema(metadata: FileMetaData, root: ReturnType<typeof parquetSche
   return { kind: 'typed', columns, rows: Number(metadata.num_rows), groupRows: metadata.row_groups.map((g) => Number(g.num_rows)) };
 }
 
-function rowGroups(metadata: FileMetaData, columns: ReadonlySet<string>): RowGroupInfo[] {
+function rowGroups(source: ByteSource, metadata: FileMetaData, columns: ReadonlySet<string>): RowGroupInfo[] {
   // By name once, not a search of the schema per chunk: wide files have thousands of chunks.
   const leaves = new Map<string, SchemaElement>();
   for (const leaf of metadata.schema.slice(1)) if (!leaves.has(leaf.name)) leaves.set(leaf.name, leaf);
@@ -70,6 +71,7 @@ function rowGroups(metadata: FileMetaData, columns: ReadonlySet<string>): RowGro
   return metadata.row_groups.map((group, index) => {
     const rowCount = Number(group.num_rows);
     const statistics = new Map();
+    const chunks = new Map<string, ColumnChunk>();
     for (const chunk of group.columns) {
       // A forged footer can make meta_data any falsy value, not only undefined.
       const meta = chunk.meta_data;
@@ -78,8 +80,13 @@ function rowGroups(metadata: FileMetaData, columns: ReadonlySet<string>): RowGro
       const element = leaves.get(name);
       const stats = columns.has(name) && element ? chunkStatistics(meta.statistics, element) : undefined;
       if (stats) statistics.set(name, stats);
+      if (columns.has(name)) chunks.set(name, chunk);
     }
-    const info = { index, rowStart, rowCount, statistics };
+    const dictionary = async (name: string) => {
+      const chunk = chunks.get(name);
+      return chunk && readDictionary(source, metadata, chunk);
+    };
+    const info: RowGroupInfo = { index, rowStart, rowCount, statistics, dictionary };
     rowStart += rowCount;
     return info;
   });

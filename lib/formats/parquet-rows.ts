@@ -1,9 +1,10 @@
 import { GateError } from '../errors.js';
-import { parquetRead, type ColumnData, type ColumnMetaData, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
+import { parquetRead, type ColumnData, type ColumnMetaData, type Compressors, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
 import type { ByteSource } from './byte-source.js';
 import { guardedCompressors } from './guarded-codecs.js';
 import { checkChunkPages, type DeferredCheck } from './page-checks.js';
 import { reason } from './parquet-footer.js';
+import { hashChunkKeys, keyHashable } from './parquet-key-hashes.js';
 import { prefetchedSource, type ByteRange } from './prefetched-source.js';
 import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
@@ -27,32 +28,58 @@ interface GroupChunk {
   readonly range: ByteRange;
 }
 
+/** Which rows of a row group to read, and the columns wanted as key hashes (see BatchOptions). */
+export interface RowsToRead {
+  readonly rowStart: number;
+  readonly rowCount: number;
+  readonly hashOnly?: ReadonlySet<string>;
+}
+
 /**
  * Decodes rows [rowStart, rowStart + rowCount) of one row group. A whole group's chunks are
  * fetched together and their pages checked before decoding; a few rows are read page by page
  * through the offset index when the file has one (files whose groups were read whole before).
  */
-export async function readRows(file: ByteSource, info: ParquetFileInfo, columns: readonly string[], group: RowGroupInfo, rowStart: number, rowCount: number): Promise<ColumnBatch> {
+export async function readRows(file: ByteSource, info: ParquetFileInfo, columns: readonly string[], group: RowGroupInfo, rows: RowsToRead): Promise<ColumnBatch> {
+  const { rowStart, rowCount } = rows;
   const wholeGroup = rowCount === group.rowCount;
   const chunks = wholeGroup && columns.length > 0 ? groupChunks(info.metadata, group.index, columns) : [];
   const source = chunks.length > 0 ? await prefetchedSource(file, chunks.map((c) => c.range)) : file;
-  const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
+  const pieces = new Map<string, ColumnData[]>();
+  const hashes = new Map<string, Float64Array>();
   if (columns.length > 0 && rowCount > 0) {
     try {
-      const deferred = await checkPages(source, info, chunks, group.rowCount);
-      await parquetRead({
-        file: source, metadata: info.metadata, columns: [...columns], rowStart, rowEnd: rowStart + rowCount,
-        compressors: guardedCompressors(deferred), parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: !wholeGroup,
-        onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
-      });
+      const checked = await checkPages(source, info, chunks, group.rowCount);
+      const compressors = guardedCompressors(checked.deferred);
+      if (wholeGroup) hashKeyChunks(info, checked.bytes, rows.hashOnly, compressors, group.rowCount, hashes);
+      const decode = columns.filter((name) => !hashes.has(name));
+      for (const name of decode) pieces.set(name, []);
+      if (decode.length > 0) {
+        await parquetRead({
+          file: source, metadata: info.metadata, columns: decode, rowStart, rowEnd: rowStart + rowCount,
+          compressors, parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: !wholeGroup,
+          onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
+        });
+      }
     } catch (error) {
       if (error instanceof GateError) throw error; // storage failed: retry, do not blame the file
       throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
     }
-  }
+  } else for (const name of columns) pieces.set(name, []);
   const values = new Map<string, ArrayLike<unknown>>();
   for (const [name, data] of pieces) values.set(name, assemble(name, data, rowStart, rowCount));
-  return { group, rowStart, rowCount, columns: values };
+  return { group, rowStart, rowCount, columns: values, ...(hashes.size > 0 ? { hashes } : {}) };
+}
+
+/** Key columns hashed from their pages; one whose pages this cannot read stays for hyparquet. */
+function hashKeyChunks(info: ParquetFileInfo, chunks: ReadonlyMap<string, CheckedChunk>, hashOnly: ReadonlySet<string> | undefined, compressors: Compressors, groupRows: number, into: Map<string, Float64Array>): void {
+  for (const name of hashOnly ?? []) {
+    const chunk = chunks.get(name);
+    const element = info.elements.get(name);
+    if (!chunk || !element || !keyHashable(element)) continue;
+    const hashes = hashChunkKeys({ name, bytes: chunk.bytes, meta: chunk.meta, defined: element.repetition_type !== 'REQUIRED', groupRows }, compressors);
+    if (hashes) into.set(name, hashes);
+  }
 }
 
 /** The chunks hyparquet will decode for these columns: every chunk whose path starts with one. */
@@ -69,16 +96,23 @@ function groupChunks(metadata: FileMetaData, groupIndex: number, columns: readon
   return chunks;
 }
 
+interface CheckedChunk {
+  readonly bytes: Uint8Array;
+  readonly meta: ColumnMetaData;
+}
+
 /** Walks each top-level chunk's pages; nested paths are refused by hyparquet before any decoding. */
-async function checkPages(source: ByteSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<DeferredCheck[]> {
+async function checkPages(source: ByteSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<{ deferred: DeferredCheck[]; bytes: Map<string, CheckedChunk> }> {
   const deferred: DeferredCheck[] = [];
+  const bytes = new Map<string, CheckedChunk>();
   for (const { name, meta, range } of chunks) {
     const element = info.elements.get(name);
     if (meta.path_in_schema.length !== 1 || !element) continue;
-    const bytes = new Uint8Array(await source.slice(range.start, range.end));
-    deferred.push(...checkChunkPages({ name, bytes, meta, defined: element.repetition_type !== 'REQUIRED', groupRows }));
+    const chunk = new Uint8Array(await source.slice(range.start, range.end));
+    deferred.push(...checkChunkPages({ name, bytes: chunk, meta, defined: element.repetition_type !== 'REQUIRED', groupRows }));
+    bytes.set(name, { bytes: chunk, meta });
   }
-  return deferred;
+  return { deferred, bytes };
 }
 
 /** Joins the page-sized pieces of one column into one array covering exactly the requested rows. */

@@ -12,7 +12,7 @@ export interface TableFile {
    * batch. Columns the file lacks are absent from the batch. Throws UnreadableError when the
    * bytes stop making sense part way; batches already yielded stay valid.
    */
-  batches(columns: readonly string[], select?: ColumnSelector, groups?: GroupRange): AsyncIterable<ColumnBatch>;
+  batches(columns: readonly string[], options?: BatchOptions): AsyncIterable<ColumnBatch>;
   /**
    * Files with random access (Parquet): decodes only the given rows (0-based within the file),
    * one batch per row, reading as few pages as the file's indexes allow.
@@ -20,11 +20,22 @@ export interface TableFile {
   readRows?(columns: readonly string[], rows: readonly number[]): AsyncIterable<ColumnBatch>;
 }
 
+/** What only files with row groups (Parquet) act on; other readers read `columns` whole. */
+export interface BatchOptions {
+  readonly select?: ColumnSelector;
+  readonly groups?: GroupRange;
+  /**
+   * Columns the engine needs only the identity of (a one-column key with no value rules): a
+   * reader may deliver them as `ColumnBatch.hashes` instead of values.
+   */
+  readonly hashOnly?: ReadonlySet<string>;
+}
+
 /**
  * For files with row groups (Parquet): picks, per row group and from what its footer proves,
  * the columns worth decoding. Readers without row groups ignore it and read `columns`.
  */
-export type ColumnSelector = (group: RowGroupInfo) => readonly string[];
+export type ColumnSelector = (group: RowGroupInfo) => readonly string[] | Promise<readonly string[]>;
 
 /** Row groups [from, to) of a file: a slice of it that can be checked on its own. */
 export interface GroupRange {
@@ -38,6 +49,11 @@ export interface RowGroupInfo {
   readonly rowCount: number;
   /** Footer statistics per column; absent for a column whose chunk has none. */
   readonly statistics: ReadonlyMap<string, ChunkStatistics>;
+  /**
+   * Every distinct value a column's chunk can hold, read from its dictionary page (one small
+   * read), when the footer proves each data page is dictionary-encoded; undefined otherwise.
+   */
+  dictionary?(column: string): Promise<readonly unknown[] | undefined>;
 }
 
 /**
@@ -81,6 +97,11 @@ export interface ColumnBatch {
    * unquoted field. Dynamic files: the JSON value, or undefined where the key is absent.
    */
   readonly columns: ReadonlyMap<string, ArrayLike<unknown>>;
+  /**
+   * Columns asked for as `hashOnly` that came as one key hash per row (see checks/key-hash.ts),
+   * NaN for null, instead of in `columns`.
+   */
+  readonly hashes?: ReadonlyMap<string, Float64Array>;
   /**
    * Rows within this batch that could not be read as a row (a JSON line that is no object, a
    * ragged CSV row). Their entries in `columns` are undefined and the engine skips them.

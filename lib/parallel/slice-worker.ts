@@ -18,6 +18,6 @@ export interface SliceTask {
 parentPort?.on('message', (task: SliceTask) => {
   const plan = buildCheckPlan(task.contract, task.now);
   checkSlice(plan, localPartitionFile(task.file.path, task.file.byteLength), task.slice)
-    .then((result) => parentPort?.postMessage({ ok: true, result }, result.hashes.map((h) => h.buffer as ArrayBuffer)))
+    .then((result) => parentPort?.postMessage({ ok: true, result }, [...new Set(result.hashes.flat().map((h) => h.buffer as ArrayBuffer))]))
     .catch((error: unknown) => parentPort?.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) }));
 });

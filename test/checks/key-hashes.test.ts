@@ -77,9 +77,15 @@ schema:
 });
 
 describe('hashing key bytes', () => {
-  it('gives an ASCII key the same hash as its text, so bytes and strings of one column agree', async () => {
-    const { hashBytes, hashString } = await import('../../lib/checks/key-hash.js');
-    expect(hashBytes(new TextEncoder().encode('ord_0000002a'))).toBe(hashString('ord_0000002a'));
+  it('gives a key the same hash as its UTF-8 bytes, so a column hashed from page data and one decoded to strings agree', async () => {
+    const { hashBytes, hashByteRange, hashString } = await import('../../lib/checks/key-hash.js');
+    for (const key of ['ord_0000002a', 'café', '北京-7', 'emoji 🎉', '']) {
+      const bytes = new TextEncoder().encode(key);
+      expect(hashBytes(bytes)).toBe(hashString(key));
+      const framed = new Uint8Array([9, 9, ...bytes, 9]);
+      expect(hashByteRange(framed, 2, 2 + bytes.length)).toBe(hashString(key));
+    }
     expect(hashBytes(new TextEncoder().encode('a'))).not.toBe(hashBytes(new TextEncoder().encode('b')));
+    expect(hashString('é')).not.toBe(hashString('e'));
   });
 });

@@ -62,3 +62,47 @@ describe('rules proven by Parquet footer statistics', () => {
     expect(withoutStats.violations).toEqual(withStats.violations);
   });
 });
+
+/** Rules on values that a dictionary page proves: every value a chunk holds is one of its entries. */
+const DICTIONARY_RULES = contractFrom(`
+name: orders
+version: 1.0.0
+owner: { team: t, notify: [t@example.com] }
+produces: { format: parquet }
+schema:
+  columns:
+    - { name: status, type: string, required: true, enum: [placed, paid, cancelled] }
+    - { name: coupon, type: string, pattern: "^WINTER[0-9]+$", max_length: 8 }
+`);
+
+describe('rules proven by dictionary pages', () => {
+  it('settles enum, pattern and length from each row group\'s dictionary without decoding a data page', async () => {
+    const bytes = orders();
+    const { file, read } = countingFile('a.parquet', bytes);
+    const report = await validate(DICTIONARY_RULES, [file], NOW);
+    expect(report.status).toBe('pass');
+    // The footer comes in one 64 KiB read from the end; the dictionaries are a few hundred bytes.
+    expect(read()).toBeLessThan(65_536 + bytes.byteLength * 0.01);
+  });
+
+  it('decodes only the row groups whose dictionary holds a bad value, and reports the exact rows', async () => {
+    const bytes = orders([{ row: 25_000, column: 'status', value: 'pending' }, { row: 5_000, column: 'coupon', value: 'SPRING1' }, { row: 5_001, column: 'coupon', value: 'WINTER12345' }]);
+    const { file, read } = countingFile('a.parquet', bytes);
+    const report = await validate(DICTIONARY_RULES, [file], NOW);
+    expect(report.violations).toEqual([
+      expect.objectContaining({ rule: 'enum', column: 'status', count: 1, samples: [{ file: 'a.parquet', row: 25_000, value: 'pending' }] }),
+      expect.objectContaining({ rule: 'pattern', column: 'coupon', count: 1, samples: [{ file: 'a.parquet', row: 5_000, value: 'SPRING1' }] }),
+      expect.objectContaining({ rule: 'length', column: 'coupon', count: 1, samples: [{ file: 'a.parquet', row: 5_001, value: 'WINTER12345' }] }),
+    ]);
+    expect(read()).toBeLessThan(bytes.byteLength * 0.1);
+  });
+
+  it('gives the same verdict when the footer cannot prove the pages are all dictionary, by decoding', async () => {
+    const plant: Plant[] = [{ row: 25_000, column: 'status', value: 'pending' }, { row: 39_999, column: 'coupon', value: 'x' }];
+    const proven = await validate(DICTIONARY_RULES, [countingFile('a.parquet', orders(plant)).file], NOW);
+    // Without statistics the writer leaves out encoding_stats, so no dictionary is trusted.
+    const decoded = await validate(DICTIONARY_RULES, [countingFile('a.parquet', orders(plant, false)).file], NOW);
+    expect(counts(proven)).toEqual({ 'enum:status': 1, 'pattern:coupon': 1 });
+    expect(decoded.violations).toEqual(proven.violations);
+  });
+});
