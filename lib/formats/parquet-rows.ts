@@ -5,7 +5,7 @@ import { guardedCompressors } from './guarded-codecs.js';
 import { checkChunkPages, type DeferredCheck } from './page-checks.js';
 import { reason } from './parquet-footer.js';
 import { hashChunkKeys, keyHashable } from './parquet-key-hashes.js';
-import { prefetchedSource, type ByteRange } from './prefetched-source.js';
+import { prefetchedSource, type ByteRange, type PrefetchedSource } from './prefetched-source.js';
 import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
@@ -102,13 +102,13 @@ interface CheckedChunk {
 }
 
 /** Walks each top-level chunk's pages; nested paths are refused by hyparquet before any decoding. */
-async function checkPages(source: ByteSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<{ deferred: DeferredCheck[]; bytes: Map<string, CheckedChunk> }> {
+async function checkPages(source: ByteSource | PrefetchedSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<{ deferred: DeferredCheck[]; bytes: Map<string, CheckedChunk> }> {
   const deferred: DeferredCheck[] = [];
   const bytes = new Map<string, CheckedChunk>();
   for (const { name, meta, range } of chunks) {
     const element = info.elements.get(name);
     if (meta.path_in_schema.length !== 1 || !element) continue;
-    const chunk = new Uint8Array(await source.slice(range.start, range.end));
+    const chunk = ('view' in source ? source.view(range.start, range.end) : undefined) ?? new Uint8Array(await source.slice(range.start, range.end));
     deferred.push(...checkChunkPages({ name, bytes: chunk, meta, defined: element.repetition_type !== 'REQUIRED', groupRows }));
     bytes.set(name, { bytes: chunk, meta });
   }

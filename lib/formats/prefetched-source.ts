@@ -20,19 +20,28 @@ export function coalesce(ranges: readonly ByteRange[], gap = COALESCE_GAP): Byte
   return merged;
 }
 
+/** A source whose fetched ranges can also be read in place, without the copy a slice makes. */
+export interface PrefetchedSource extends ByteSource {
+  /** The bytes [start, end) when they were fetched, as a view into the fetched block. */
+  view(start: number, end: number): Uint8Array | undefined;
+}
+
 /**
  * Fetches the given ranges up front (coalesced) and serves slices inside them from memory;
  * anything outside falls through to the source. Readers then ask for bytes however they like
  * while the store sees a few large reads.
  */
-export async function prefetchedSource(source: ByteSource, ranges: readonly ByteRange[]): Promise<ByteSource> {
+export async function prefetchedSource(source: ByteSource, ranges: readonly ByteRange[]): Promise<PrefetchedSource> {
   const blocks = await Promise.all(coalesce(ranges).map(async (range) => ({ ...range, bytes: new Uint8Array(await source.slice(range.start, range.end)) })));
+  const view = (start: number, end: number) => {
+    const block = blocks.find((b) => start >= b.start && end <= b.end);
+    return block?.bytes.subarray(start - block.start, end - block.start);
+  };
   return {
     byteLength: source.byteLength,
+    view,
     slice(start, end = source.byteLength) {
-      const block = blocks.find((b) => start >= b.start && end <= b.end);
-      if (!block) return source.slice(start, end);
-      return block.bytes.slice(start - block.start, end - block.start).buffer;
+      return view(start, end)?.slice().buffer ?? source.slice(start, end);
     },
   };
 }

@@ -20,6 +20,25 @@ describe('KeyHashes', () => {
     hashes.push(hashValue('ord_123456'));
     expect(hashes.candidates()).toEqual([123_456, 1_000_000]);
   });
+
+  it('names every row of keys repeated across thousands of tiny segments, in row order', () => {
+    const hashes = new KeyHashes();
+    // 10,000 segments of two rows (a partition of tiny files); key i % 1,000 makes every row a repeat.
+    for (let i = 0; i < 20_000; i += 2) hashes.pushAll(Float64Array.of(hashValue(`k${i % 1_000}`), i === 4_000 ? NaN : hashValue(`k${(i + 1) % 1_000}`)));
+    hashes.push(hashValue('unique'));
+    const expected = Array.from({ length: 20_000 }, (_, i) => i).filter((i) => i !== 4_001);
+    expect(hashes.candidates()).toEqual(expected);
+  });
+
+  it('finds a repeat whose two rows sit in different large segments', () => {
+    const hashes = new KeyHashes();
+    const first = Float64Array.from({ length: 300_000 }, (_, i) => hashValue(i));
+    const second = Float64Array.from({ length: 300_000 }, (_, i) => hashValue(300_000 + i));
+    second[299_999] = first[0]!;
+    hashes.pushAll(first);
+    hashes.pushAll(second);
+    expect(hashes.candidates()).toEqual([0, 599_999]);
+  });
 });
 
 describe('key hashing', () => {
