@@ -83,7 +83,8 @@ function partsV2(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compress
   const repetition = v2.repetition_levels_byte_length;
   const definition = v2.definition_levels_byte_length;
   let levels: Uint8Array | undefined;
-  if (chunk.defined) {
+  // v2 counts its nulls: with none, every level is 1 and need not be read.
+  if (chunk.defined && v2.num_nulls !== 0) {
     levels = new Uint8Array(v2.num_values);
     readRleBitPackedHybrid({ view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: repetition }, 1, levels, definition);
   }

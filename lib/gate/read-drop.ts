@@ -1,4 +1,4 @@
-import { hashString } from '../checks/key-hash.js';
+import { hashTag } from '../checks/key-hash.js';
 import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import { stagingPrefix, type DropAddress, type GateLayout } from './gate-layout.js';
 
@@ -26,7 +26,7 @@ export const MAX_MARKER_BYTES = 4 * 1024 * 1024;
 
 export function dropTag(marker: ObjectInfo): string {
   const identity = `${marker.etag}|${marker.lastModified.toISOString()}|${marker.versionId ?? ''}`;
-  return Math.floor(hashString(identity)).toString(16).padStart(14, '0');
+  return Math.floor(hashTag(identity)).toString(16).padStart(14, '0');
 }
 
 /**

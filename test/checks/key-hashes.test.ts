@@ -98,7 +98,7 @@ schema:
 describe('hashing key bytes', () => {
   it('gives a key the same hash as its UTF-8 bytes, so a column hashed from page data and one decoded to strings agree', async () => {
     const { hashBytes, hashByteRange, hashString } = await import('../../lib/checks/key-hash.js');
-    for (const key of ['ord_0000002a', 'café', '北京-7', 'emoji 🎉', '']) {
+    for (const key of ['ord_0000002a', 'café', '北京-7', 'emoji 🎉', '', 'a', 'ab', 'abc', 'abcd', 'abcde', 'abcdefg', 'abcdefgh', 'abcdefghi', 'abc\u00e9']) {
       const bytes = new TextEncoder().encode(key);
       expect(hashBytes(bytes)).toBe(hashString(key));
       const framed = new Uint8Array([9, 9, ...bytes, 9]);
@@ -106,5 +106,6 @@ describe('hashing key bytes', () => {
     }
     expect(hashBytes(new TextEncoder().encode('a'))).not.toBe(hashBytes(new TextEncoder().encode('b')));
     expect(hashString('é')).not.toBe(hashString('e'));
+    expect(new Set(['', '\0', '\0\0', '\0\0\0', '\0\0\0\0', 'a', 'a\0'].map((key) => hashString(key))).size).toBe(7);
   });
 });
