@@ -2,6 +2,7 @@ import type { ColumnMetaData, Compressors, PageHeader, SchemaElement } from 'hyp
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { hashByteRange } from '../checks/key-hash.js';
+import { joinSegments } from '../checks/repeated-keys.js';
 import { storedType } from './parquet-types.js';
 import { UnreadableError } from './table-file.js';
 
@@ -33,37 +34,37 @@ interface PageParts {
   readonly encoding: string | undefined;
 }
 
-interface Cursor {
-  row: number;
-  dictionary: Float64Array | undefined;
-}
-
 /**
  * One 53-bit key hash per row of a string column chunk, NaN for null, computed from the page bytes
  * without a string or array per value: a grain column needs its values' identity, not the values.
  * Undefined when a page is encoded other than PLAIN or by dictionary, or compressed with a codec
  * not given: the caller then decodes the chunk as usual and hashes the values, which hash alike.
+ * Memory grows page by page, with what the pages hold, not with what the footer claims.
  */
 export function hashChunkKeys(chunk: KeyChunk, compressors: Compressors): Float64Array | undefined {
-  const hashes = new Float64Array(chunk.groupRows);
+  const pages: Float64Array[] = [];
+  let rows = 0;
+  let dictionary: Float64Array | undefined;
   const reader = { view: new DataView(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength), offset: 0 };
-  const cursor: Cursor = { row: 0, dictionary: undefined };
   // As hyparquet's column reader: pages until the group's rows are covered or the bytes end.
-  while (cursor.row < chunk.groupRows && reader.offset < chunk.bytes.length - 1) {
+  while (rows < chunk.groupRows && reader.offset < chunk.bytes.length - 1) {
     const header = parquetHeader(reader);
     const data = chunk.bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
     reader.offset += header.compressed_page_size;
     if (header.type === 'DICTIONARY_PAGE') {
       const page = decompress(chunk, data, header.uncompressed_page_size, compressors);
       if (!page) return undefined;
-      cursor.dictionary = hashPlainValues(page, header.dictionary_page_header?.num_values ?? 0);
+      dictionary = hashPlainValues(page, header.dictionary_page_header?.num_values ?? 0);
     } else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') {
       const parts = header.type === 'DATA_PAGE' ? partsV1(chunk, header, data, compressors) : partsV2(chunk, header, data, compressors);
-      if (!parts || !hashPage(parts, hashes, cursor)) return undefined;
+      const hashes = parts && hashPage(parts, Math.min(parts.entries, chunk.groupRows - rows), dictionary);
+      if (!hashes) return undefined;
+      pages.push(hashes);
+      rows += hashes.length;
     }
   }
-  if (cursor.row < chunk.groupRows) throw new UnreadableError(`column "${chunk.name}" has ${cursor.row} values in a row group of ${chunk.groupRows} rows`);
-  return hashes;
+  if (rows < chunk.groupRows) throw new UnreadableError(`column "${chunk.name}" has ${rows} values in a row group of ${chunk.groupRows} rows`);
+  return joinSegments(pages);
 }
 
 function partsV1(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compressors: Compressors): PageParts | undefined {
@@ -100,18 +101,17 @@ function decompress(chunk: KeyChunk, data: Uint8Array, size: number, compressors
   return decode ? decode(data, size) : undefined;
 }
 
-/** Writes one page's rows; false for an encoding this reader leaves to hyparquet. */
-function hashPage(parts: PageParts, hashes: Float64Array, cursor: Cursor): boolean {
-  const rows = Math.min(parts.entries, hashes.length - cursor.row);
+/** One page's rows, NaN for null; undefined for an encoding this reader leaves to hyparquet. */
+function hashPage(parts: PageParts, rows: number, dictionary: Float64Array | undefined): Float64Array | undefined {
+  const stored = parts.levels ? countDefined(parts.levels, rows) : rows;
   let values: Float64Array;
-  if (parts.encoding === 'PLAIN') values = hashPlainValues(parts.values, parts.levels ? countDefined(parts.levels, rows) : rows);
-  else if (parts.encoding === 'PLAIN_DICTIONARY' || parts.encoding === 'RLE_DICTIONARY') values = lookUpIndices(parts, rows, cursor.dictionary);
-  else return false;
-  const out = hashes.subarray(cursor.row, cursor.row + rows);
-  if (!parts.levels) out.set(values.subarray(0, rows));
-  else for (let entry = 0, value = 0; entry < rows; entry++) out[entry] = parts.levels[entry] === 1 ? values[value++]! : NaN;
-  cursor.row += rows;
-  return true;
+  if (parts.encoding === 'PLAIN') values = hashPlainValues(parts.values, stored);
+  else if (parts.encoding === 'PLAIN_DICTIONARY' || parts.encoding === 'RLE_DICTIONARY') values = lookUpIndices(parts.values, stored, dictionary);
+  else return undefined;
+  if (!parts.levels) return values;
+  const out = new Float64Array(rows);
+  for (let entry = 0, value = 0; entry < rows; entry++) out[entry] = parts.levels[entry] === 1 ? values[value++]! : NaN;
+  return out;
 }
 
 function countDefined(levels: Uint8Array, entries: number): number {
@@ -121,13 +121,12 @@ function countDefined(levels: Uint8Array, entries: number): number {
 }
 
 /** The dictionary's hash for each stored value of a dictionary-encoded page. */
-function lookUpIndices(parts: PageParts, rows: number, dictionary: Float64Array | undefined): Float64Array {
+function lookUpIndices(values: Uint8Array, stored: number, dictionary: Float64Array | undefined): Float64Array {
   if (!dictionary) throw new UnreadableError('a dictionary-encoded page comes before any dictionary page');
-  const stored = parts.levels ? countDefined(parts.levels, rows) : rows;
-  const width = parts.values[0] ?? 0;
+  const width = values[0] ?? 0;
   const indices = new Uint32Array(stored);
   // A width of 0 means every index is 0.
-  if (width > 0) readRleBitPackedHybrid({ view: new DataView(parts.values.buffer, parts.values.byteOffset, parts.values.byteLength), offset: 1 }, width, indices, parts.values.length - 1);
+  if (width > 0) readRleBitPackedHybrid({ view: new DataView(values.buffer, values.byteOffset, values.byteLength), offset: 1 }, width, indices, values.length - 1);
   const hashes = new Float64Array(stored);
   for (let i = 0; i < stored; i++) {
     const index = indices[i]!;
@@ -139,6 +138,8 @@ function lookUpIndices(parts: PageParts, rows: number, dictionary: Float64Array 
 
 /** PLAIN byte arrays, each a 4-byte little-endian length and then the bytes, hashed in place. */
 function hashPlainValues(page: Uint8Array, count: number): Float64Array {
+  // Each value takes at least its 4-byte length: a larger count is forged, and is not allocated.
+  if (count * 4 > page.length) throw new UnreadableError(`a page of ${page.length} bytes cannot hold ${count} values`);
   const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
   const hashes = new Float64Array(count);
   let at = 0;

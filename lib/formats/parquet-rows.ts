@@ -45,7 +45,7 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
   const wholeGroup = rowCount === group.rowCount;
   const chunks = wholeGroup && columns.length > 0 ? groupChunks(info.metadata, group.index, columns) : [];
   const source = chunks.length > 0 ? await prefetchedSource(file, chunks.map((c) => c.range)) : file;
-  const pieces = new Map<string, ColumnData[]>();
+  const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
   const hashes = new Map<string, Float64Array>();
   if (columns.length > 0 && rowCount > 0) {
     try {
@@ -53,7 +53,6 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
       const compressors = guardedCompressors(checked.deferred);
       if (wholeGroup) hashKeyChunks(info, checked.bytes, rows.hashOnly, compressors, group.rowCount, hashes);
       const decode = columns.filter((name) => !hashes.has(name));
-      for (const name of decode) pieces.set(name, []);
       if (decode.length > 0) {
         await parquetRead({
           file: source, metadata: info.metadata, columns: decode, rowStart, rowEnd: rowStart + rowCount,
@@ -65,9 +64,9 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
       if (error instanceof GateError) throw error; // storage failed: retry, do not blame the file
       throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
     }
-  } else for (const name of columns) pieces.set(name, []);
+  }
   const values = new Map<string, ArrayLike<unknown>>();
-  for (const [name, data] of pieces) values.set(name, assemble(name, data, rowStart, rowCount));
+  for (const [name, data] of pieces) if (!hashes.has(name)) values.set(name, assemble(name, data, rowStart, rowCount));
   return { group, rowStart, rowCount, columns: values, ...(hashes.size > 0 ? { hashes } : {}) };
 }
 

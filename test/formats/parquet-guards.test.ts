@@ -8,13 +8,13 @@ import { columnChunks, joinFile, parseLayout, rowGroups, spliceBody, type PageSp
 import { T, child, encodeStruct, items, setInt, type TStruct } from '../fuzz/thrift-compact.js';
 
 /** What the engine would report: rows read, or the UnreadableError's message. */
-async function outcome(input: Uint8Array | ByteSource): Promise<string> {
+async function outcome(input: Uint8Array | ByteSource, hashOnly: ReadonlySet<string> = new Set()): Promise<string> {
   const table = openParquetFile(input instanceof Uint8Array ? byteSourceFromBytes(input) : input);
   try {
     const schema = await table.schema();
     if (schema.kind !== 'typed') return 'not typed';
     let rows = 0;
-    for await (const batch of table.batches(schema.columns.map((c) => c.name))) rows += batch.rowCount;
+    for await (const batch of table.batches(schema.columns.map((c) => c.name), { hashOnly })) rows += batch.rowCount;
     return `read ${rows}`;
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'UnreadableError') throw error;
@@ -35,6 +35,11 @@ function uncompressed(encoding?: 'DELTA_BINARY_PACKED'): Uint8Array {
   }));
 }
 
+/** Three required strings, PLAIN and uncompressed: the first value's length follows the page header. */
+function uncompressedStrings(): Uint8Array {
+  return new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'key', data: ['a', 'b', 'c'], type: 'STRING', nullable: false, encoding: 'PLAIN' }], codec: 'UNCOMPRESSED' }));
+}
+
 /** The first data page of the named column, in a freshly parsed layout. */
 function dataPage(file: Uint8Array, column: string) {
   const layout = parseLayout(file);
@@ -43,8 +48,15 @@ function dataPage(file: Uint8Array, column: string) {
   return { layout, page };
 }
 
-function withHeader(file: Uint8Array, column: string, edit: (page: PageSpot) => void): Uint8Array {
-  const { layout, page } = dataPage(file, column);
+function dictionaryPage(file: Uint8Array, column: string) {
+  const layout = parseLayout(file);
+  const page = layout.pages.find((p) => child(p.header, 7) && new TextDecoder().decode(items(child(p.chunk, 3), 3)[0] as Uint8Array) === column);
+  if (!page) throw new Error(`no dictionary page for ${column}`);
+  return { layout, page };
+}
+
+function withHeader(file: Uint8Array, column: string, edit: (page: PageSpot) => void, kind: 'data' | 'dictionary' = 'data'): Uint8Array {
+  const { layout, page } = kind === 'data' ? dataPage(file, column) : dictionaryPage(file, column);
   edit(page);
   return spliceBody(layout, page.headerStart, page.headerEnd, encodeStruct(page.header), page.chunk);
 }
@@ -149,6 +161,26 @@ describe('Parquet page guards', () => {
     expect([...body.subarray(page.headerEnd, page.headerEnd + 2)]).toEqual([0x80, 0x01]); // blocks of 128
     body[page.headerEnd] = 0xff; // blocks of 255: would make hyparquet step through the page forever
     expect(await outcome(joinFile(body, layout.footer))).toMatch(/delta values declare blocks of 255 values in 4 miniblocks, which the delta encoding does not allow$/);
+  });
+});
+
+describe('key columns hashed from page bytes', () => {
+  const keys = new Set(['order_id', 'status']);
+
+  it('reads valid files as the decoder does', async () => {
+    expect(await outcome(snappyOrders(), keys)).toBe('read 300');
+  });
+
+  it('refuses a dictionary page claiming more values than its bytes hold, before allocating them', async () => {
+    const file = withHeader(snappyOrders(), 'status', (page) => setInt(child(page.header, 7)!, 1, 2 ** 30), 'dictionary');
+    expect(await outcome(file, keys)).toMatch(/^cannot decode rows 0-99: a page of \d+ bytes cannot hold 1073741824 values$/);
+  });
+
+  it('refuses a value whose length runs past its page', async () => {
+    const { layout, page } = dataPage(uncompressedStrings(), 'key');
+    const body = layout.body.slice();
+    new DataView(body.buffer).setUint32(page.headerEnd, 1_000_000, true); // the first value's length
+    expect(await outcome(joinFile(body, layout.footer), new Set(['key']))).toMatch(/^cannot decode rows 0-2: value 0 runs \d+ bytes past the end of its page$/);
   });
 });
 
