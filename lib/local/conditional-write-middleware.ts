@@ -9,7 +9,7 @@ export interface ConditionalWriteOptions {
   readonly aroundWrite?: (write: () => Promise<void>) => Promise<void>;
 }
 
-/** Query parameters that make a PUT or DELETE address something other than the object itself. */
+/** Query parameters that make a request address something other than the object itself. */
 const SUBRESOURCES = new Set(['acl', 'legal-hold', 'retention', 'tagging', 'torrent', 'uploadId', 'uploads', 'partNumber', 'versionId']);
 
 interface ObjectTarget {
@@ -21,16 +21,19 @@ interface ObjectTarget {
  * Enforces If-Match / If-None-Match on PutObject and CopyObject, which s3rver ignores. Every
  * PUT or DELETE of an object holds that key's lock from the check until s3rver has finished
  * writing, so a check can never be overtaken by a concurrent write of the same key (and
- * s3rver never streams two bodies into one file). Must run first in s3rver's chain.
- * Path-style requests only: the emulator's clients always use them.
+ * s3rver never streams two bodies into one file). A GET or HEAD holds it while s3rver reads the
+ * metadata and opens the body, so it sees one write whole (the body then streams from the file
+ * it opened, which a later write renames over rather than changes). Must run first in s3rver's
+ * chain. Path-style requests only: the emulator's clients always use them.
  */
 export function conditionalWriteMiddleware(options: ConditionalWriteOptions): KoaMiddleware {
   const locks = new KeyedMutex();
   const aroundWrite = options.aroundWrite ?? ((write) => write());
   return async (ctx, next) => {
-    const target = objectWriteTarget(ctx);
+    const target = objectTarget(ctx);
     if (target === undefined) return next();
     await locks.run(`${target.bucket}/${target.key}`, async () => {
+      if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
       const preconditions = ctx.method === 'PUT' ? readPreconditions(ctx.headers) : {};
       if (hasPreconditions(preconditions)) {
         const etag = await currentEtag(options.store, target);
@@ -42,9 +45,9 @@ export function conditionalWriteMiddleware(options: ConditionalWriteOptions): Ko
   };
 }
 
-/** PUT (plain or copy) and DELETE of an object itself; subresources such as ?tagging or ?uploadId are not. */
-function objectWriteTarget(ctx: KoaContext): ObjectTarget | undefined {
-  if (ctx.method !== 'PUT' && ctx.method !== 'DELETE') return undefined;
+/** GET, HEAD, PUT (plain or copy) and DELETE of an object itself; subresources such as ?tagging or ?uploadId are not. */
+function objectTarget(ctx: KoaContext): ObjectTarget | undefined {
+  if (!['GET', 'HEAD', 'PUT', 'DELETE'].includes(ctx.method)) return undefined;
   // Other query parameters (the SDK's x-id, presigning's X-Amz-*) do not change the target.
   if (Object.keys(ctx.query).some((name) => SUBRESOURCES.has(name))) return undefined;
   const match = /^\/([^/]+)\/(.+)$/s.exec(ctx.path);

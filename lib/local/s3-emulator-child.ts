@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeObjectsAtomically } from './atomic-object-files.js';
 import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
 import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
@@ -34,6 +35,7 @@ async function start(options: EmulatorStartOptions): Promise<void> {
   });
   await app.configureBuckets();
   listInS3Order(app.store);
+  writeObjectsAtomically(app.store);
   const relay = new ObjectCreatedRelay(app.store, (event) => send({ type: 'object-created', event }));
   relay.listen(app);
   // Ahead of s3rver's own chain, so its routes see normalised requests and run under the key lock.

@@ -37,6 +37,24 @@ export interface S3rverStore {
   listObjects(bucket: string, options: S3rverListOptions): Promise<S3rverListing>;
 }
 
+/** An object as s3rver's PUT controller hands it to the store. */
+export interface S3rverPutObject {
+  readonly bucket: string;
+  readonly key: string;
+  readonly metadata: Record<string, string>;
+  readonly content: Buffer | NodeJS.ReadableStream;
+}
+
+/** The filesystem store's writing methods, which the emulator replaces (see atomic-object-files.ts). */
+export interface S3rverFiles extends S3rverStore {
+  /** The file of one of a key's resources: `object`, `object.md5` or `metadata.json`. */
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putObject(object: S3rverPutObject): Promise<{ size: number; md5: string }>;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+  copyObject(sourceBucket: string, sourceKey: string, bucket: string, key: string, replacement?: Record<string, string>): Promise<S3rverMetadata>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+}
+
 /** As the bucket controller passes them: absent parameters are undefined, `startAfter` is already the decoded token or marker. */
 export interface S3rverListOptions {
   readonly prefix?: string;
@@ -87,7 +105,7 @@ export interface S3rverOptions {
 }
 
 export interface S3rverApp {
-  readonly store: S3rverStore;
+  readonly store: S3rverFiles;
   /** Koa's middleware array; composed when `callback()` is called. */
   readonly middleware: KoaMiddleware[];
   configureBuckets(): Promise<unknown>;
@@ -111,6 +129,13 @@ export function s3rverObjectFactory(): (bucket: string, key: string, metadata: S
   type S3ObjectConstructor = new (bucket: string, key: string, content: null, metadata: S3rverMetadata) => S3rverObject;
   const S3Object = requireS3rver<S3ObjectConstructor>('@20minutes/s3rver/lib/models/object.js');
   return (bucket, key, metadata) => new S3Object(bucket, key, null, metadata);
+}
+
+/** The metadata s3rver keeps of a PUT: its allowed standard headers and every `x-amz-meta-*`. */
+export function s3rverAllowedMetadata(): (metadata: Record<string, string>) => Record<string, string> {
+  const { ALLOWED_METADATA } = requireS3rver<{ ALLOWED_METADATA: readonly string[] }>('@20minutes/s3rver/lib/models/object.js');
+  const allowed = new Set(ALLOWED_METADATA);
+  return (metadata) => Object.fromEntries(Object.entries(metadata).filter(([name]) => allowed.has(name) || name.startsWith('x-amz-meta-')));
 }
 
 /** Undoes the store's file-name escaping of key segments (which only happens on Windows). */
