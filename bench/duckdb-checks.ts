@@ -1,10 +1,8 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadContractFile } from '../lib/cli/contract-file.js';
 import { isTemporalType } from '../lib/contract/column-type.js';
 import type { Contract } from '../lib/contract/model.js';
-import type { CommonViolation } from './orders-data.js';
+import { parquetFiles, type CommonViolation } from './orders-data.js';
 
 /**
  * `node dist/bench/duckdb-checks.js <contract.yaml> <now ISO> <file|dir>...`: the reference
@@ -80,13 +78,6 @@ if (freshness && maxLagHours !== undefined && newest !== null && newest !== unde
 }
 process.stdout.write(`${JSON.stringify({ rows, violations, phases_ms: { startup: Math.round(startupMs), checks_query: Math.round(totalsMs), grain_query: Math.round(grainMs), until_output: Math.round(performance.now()) } })}\n`);
 
-function parquetFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => parquetFiles(join(path, entry.name)));
-}
 
 function unsupported(spec: Contract['schema']['columns'][number], owner: Contract): void {
   const rules = { pattern: spec.pattern, min_length: spec.minLength, max_length: spec.maxLength, not_in_future: spec.notInFuture || undefined, unique: spec.unique || undefined, required_when: spec.requiredWhen };

@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -121,4 +122,13 @@ export function violationKey(v: CommonViolation): string {
 /** A canonical, order-free rendering of a violation set, for comparing engines. */
 export function canonical(violations: readonly CommonViolation[]): string {
   return violations.map(violationKey).sort().join(', ');
+}
+
+/** The data files under a path, as the gate sees a partition: names starting `_` or `.` are not data. */
+export function parquetFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => parquetFiles(join(path, entry.name)));
 }

@@ -1,8 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
+import { parquetFiles } from './orders-data.js';
 
 /**
  * The baseline the engine is measured against: a plain hyparquet decode of the named columns,
@@ -40,10 +39,3 @@ for (const path of paths.flatMap(parquetFiles)) {
 }
 process.stdout.write(`${JSON.stringify({ rows, values })}\n`);
 
-function parquetFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => parquetFiles(join(path, entry.name)));
-}
