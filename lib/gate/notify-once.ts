@@ -29,12 +29,12 @@ async function claim(store: ObjectStore, key: string, token: string, subject: st
     return true;
   } catch (error) {
     if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
+    const held = await readWhole(store, key);
+    if (held !== undefined) return claimToken(held) === token;
+    if (tries > 1) return claim(store, key, token, subject, tries - 1);
+    // Still no claim after conflicts: fail this delivery so the marker stays and a later one sends.
+    throw new GateError('storage_failed', `${key}: the notice claim kept conflicting; the next delivery tries again`, { cause: error });
   }
-  const held = await readWhole(store, key);
-  if (held === undefined && tries > 1) return claim(store, key, token, subject, tries - 1);
-  // Still no claim after conflicts: fail this delivery so the marker stays and a later one sends.
-  if (held === undefined) throw new GateError('storage_failed', `${key}: the notice claim kept conflicting; the next delivery tries again`);
-  return claimToken(held) === token;
 }
 
 function claimToken(bytes: Uint8Array | undefined): string | undefined {

@@ -3,7 +3,7 @@ import { optionsFromEnv, runFaultHarness } from './fault-harness.js';
 import type { RunReport } from './fault-run.js';
 import { faultTable } from './fault-table.js';
 import { SCENARIOS } from './scenarios.js';
-import { isGateInvariant } from './violations.js';
+import { isEnforced } from './violations.js';
 
 /**
  * The fault-injection harness at a small size (20 seeds over all scenarios; FAULT_SEEDS changes
@@ -19,7 +19,7 @@ beforeAll(async () => {
 describe('the gate under injected S3 faults, crashes, duplicates, concurrency and deadlines', () => {
   it.each(SCENARIOS.map((s) => s.name))('keeps every invariant in the %s scenario', (name) => {
     const runs = reports.filter((r) => r.scenario === name);
-    const broken = runs.flatMap((r) => r.violations.filter((v) => isGateInvariant(v.invariant)).map((v) => `seed ${r.seed}: ${v.invariant}: ${v.detail}`));
+    const broken = runs.flatMap((r) => r.violations.filter((v) => isEnforced(v.invariant)).map((v) => `seed ${r.seed}: ${v.invariant}: ${v.detail}`));
     expect(broken).toEqual([]);
   });
 });
