@@ -1,5 +1,5 @@
 import { buildCheckPlan } from '../checks/check-plan.js';
-import { isoSeconds, runChecks, type PartitionFile } from '../checks/validate-partition.js';
+import { isoSeconds, runChecks, type CheckRun, type PartitionFile } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
 import { matchPartition } from '../contract/partition-template.js';
 import { formatTimestamp, parseTemporal } from '../contract/temporal.js';
@@ -25,24 +25,29 @@ export async function decide(context: DecideContext, drop: Drop): Promise<Decisi
   const warnings = contract ? lifecycleWarnings(contract) : [];
   const reportContext = { location: context.store.location, attempt, warnings };
   const refused = refuse(contract, drop, context.now);
-  let report: GateReport;
-  let newest: Decision['newest'];
   if (refused || !contract) {
     const named = { name: address.dataset, version: contract?.version.text ?? null };
-    report = gateReport(refusal(named, drop, refused ?? noContract(drop), isoSeconds(context.now)), drop, reportContext);
-  } else {
-    const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => stagedFile(context.store, f)));
-    report = gateReport(run.report, drop, { ...reportContext, stats: run.stats });
-    const column = contract.sla?.freshnessColumn;
-    if (column && run.newest !== undefined) newest = { column, value: formatTimestamp(run.newest) };
+    const report = gateReport(refusal(named, drop, refused ?? noContract(drop), isoSeconds(context.now)), drop, reportContext);
+    return decisionRecord(context.now, attempt, drop, contract, report);
   }
+  const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => stagedFile(context.store, f)));
+  return decisionRecord(context.now, attempt, drop, contract, gateReport(run.report, drop, { ...reportContext, stats: run.stats }), run);
+}
+
+/**
+ * The record of a decision around the report it rests on: what decide() writes, and what the
+ * fan-out writes around the run it merged from many functions.
+ */
+export function decisionRecord(now: number, attempt: string, drop: Drop, contract: Contract | undefined, report: GateReport, run?: CheckRun): Decision {
+  const column = contract?.sla?.freshnessColumn;
+  const newest = column && run?.newest !== undefined ? { column, value: formatTimestamp(run.newest) } : undefined;
   return {
     format: 'contract-gate/decision@1',
     tag: drop.tag,
     attempt,
     outcome: report.status === 'pass' ? 'publish' : 'quarantine',
-    decided_at: isoSeconds(context.now),
-    address,
+    decided_at: isoSeconds(now),
+    address: drop.address,
     contract: contract ? { name: contract.name, version: contract.version.text, owner: contract.owner.team } : null,
     files: drop.files,
     report,
