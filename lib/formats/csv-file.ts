@@ -1,19 +1,12 @@
 import type { ByteSource } from './byte-source.js';
 import { CsvScanner, type CsvRecord, type RecordSink } from './csv-scanner.js';
-import { ChunkWindow, DEFAULT_CHUNK_BYTES } from './line-scanner.js';
+import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
 import { type ColumnBatch, type TableFile, type UnreadableRow, UnreadableError } from './table-file.js';
 
-export interface CsvOptions {
-  /** Rows per yielded batch (default 65536). */
-  readonly batchRows?: number;
+export interface CsvOptions extends TextReadOptions {
   /** A longer record is reported unreadable and skipped unbuffered (default 16 MiB). */
   readonly maxRecordBytes?: number;
-  /** Bytes per read from the source (default 1 MiB); small values exist for tests. */
-  readonly chunkBytes?: number;
 }
-
-const DEFAULT_BATCH_ROWS = 65536;
-const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 /** Checks the header record and returns its column names. */
 function headerNames(record: CsvRecord): string[] {

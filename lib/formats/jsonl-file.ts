@@ -1,18 +1,12 @@
 import type { ByteSource } from './byte-source.js';
-import { ChunkWindow, DEFAULT_CHUNK_BYTES, LineScanner, type LineSink } from './line-scanner.js';
+import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, LineScanner, type LineSink, type TextReadOptions } from './line-scanner.js';
 import type { ColumnBatch, TableFile, UnreadableRow } from './table-file.js';
 
-export interface JsonLinesOptions {
-  /** Rows per yielded batch (default 65536). */
-  readonly batchRows?: number;
+export interface JsonLinesOptions extends TextReadOptions {
   /** A longer line is reported unreadable and skipped unbuffered (default 16 MiB). */
   readonly maxLineBytes?: number;
-  /** Bytes per read from the source (default 1 MiB); small values exist for tests. */
-  readonly chunkBytes?: number;
 }
 
-const DEFAULT_BATCH_ROWS = 65536;
-const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** JSON.parse messages can quote the input; a reason should not carry megabytes of it. */
 const MAX_REASON_CHARS = 300;
 
@@ -126,7 +120,7 @@ function clip(reason: string): string {
  */
 export function openJsonLinesFile(source: ByteSource, options: JsonLinesOptions = {}): TableFile {
   const batchRows = Math.max(1, options.batchRows ?? DEFAULT_BATCH_ROWS);
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   return {
     schema: async () => ({ kind: 'dynamic' }),

@@ -3,6 +3,17 @@ import { UnreadableError } from './table-file.js';
 
 /** Text readers pull the source in pieces of this size, so a file is never read whole. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
+export const DEFAULT_BATCH_ROWS = 65536;
+/** The longest record (CSV) or line (JSON Lines) kept; a longer one is unreadable. */
+export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/** What the text readers (CSV, JSON Lines) share. */
+export interface TextReadOptions {
+  /** Rows per yielded batch (default 65536). */
+  readonly batchRows?: number;
+  /** Bytes per read from the source (default 1 MiB); small values exist for tests. */
+  readonly chunkBytes?: number;
+}
 
 const LF = 0x0a;
 const CR = 0x0d;
