@@ -30,7 +30,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
   const decoded = columns.filter((c) => !batch.group || batch.columns.has(c.plan.spec.name));
   for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
-  for (const column of decoded) checkColumnValues(context, column, columns);
+  for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
   for (const keySet of state.keySets) hashKeys(context, keySet);
@@ -54,11 +54,11 @@ function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<
   return out;
 }
 
-function checkColumnValues(context: BatchContext, column: ReadableColumn, columns: readonly ReadableColumn[]): void {
+function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
   const values = context.values.get(spec.name) ?? [];
-  const condition = requiredWhen(context, column, columns);
+  const condition = requiredWhen(context, column);
   const freshness = state.plan.freshness?.column === spec.name;
   const missing = missingDetail(spec.name);
   const missingWhen = spec.requiredWhen ? `${missing} although ${spec.requiredWhen.column} is ${spec.requiredWhen.in.join(' or ')}` : missing;
@@ -92,9 +92,10 @@ function checkHashedColumn(context: BatchContext, columns: readonly ReadableColu
 }
 
 /** For `required_when`: whether row i's condition column holds one of the listed values. */
-function requiredWhen(context: BatchContext, column: ReadableColumn, columns: readonly ReadableColumn[]): ((row: number) => boolean) | undefined {
+function requiredWhen(context: BatchContext, column: ReadableColumn): ((row: number) => boolean) | undefined {
   const when = column.plan.spec.requiredWhen;
-  const other = when && columns.some((c) => c.plan.spec.name === when.column) ? context.values.get(when.column) : undefined;
+  // Holds only decoded columns: a condition column the file lacks, or that was not read, is absent.
+  const other = when && context.values.get(when.column);
   if (!when || !other) return undefined;
   const listed = new Set<unknown>(when.in);
   return (row) => listed.has(other[row]);

@@ -1,4 +1,4 @@
-import { GateError } from '../errors.js';
+import { describeError, GateError } from '../errors.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
 import { UnreadableError, type GroupRange, type RowGroupInfo } from '../formats/table-file.js';
@@ -37,7 +37,7 @@ export interface SliceResult {
 }
 
 export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
-  const state = new PartitionState(plan, [file.path]);
+  const state = new PartitionState(plan);
   const log = slice.first ? state.log : new ViolationLog([]);
   let unreadable: string | undefined;
   const opened = await file.open();
@@ -56,7 +56,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     logExtraColumns(plan, keys, file.path, log);
   } catch (error) {
     if (error instanceof GateError) throw error;
-    unreadable = error instanceof UnreadableError ? error.message : `the reader failed: ${error instanceof Error ? error.message : String(error)}`;
+    unreadable = error instanceof UnreadableError ? error.message : `the reader failed: ${describeError(error)}`;
   } finally {
     await opened.close();
   }
@@ -78,7 +78,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
  * is reported unreadable once.
  */
 export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], results: readonly SliceResult[]): PartitionState {
-  const state = new PartitionState(plan, files.map((f) => f.path));
+  const state = new PartitionState(plan);
   const broken = new Set<number>();
   for (const result of results) {
     state.fileStarts[result.fileIndex] ??= state.scanned;

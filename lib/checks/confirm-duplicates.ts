@@ -6,7 +6,7 @@ import type { Sample } from '../report/report.js';
 import { MAX_SAMPLES } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { keyDisplay, keyIdentity } from './key-values.js';
-import type { KeySet, PartitionState } from './partition-state.js';
+import type { KeyColumns, PartitionState } from './partition-state.js';
 import { checkFileSchema, type ReadableColumn } from './schema-check.js';
 import type { PartitionFile } from './validate-partition.js';
 import { ViolationLog } from './violation-log.js';
@@ -20,7 +20,7 @@ export type KeyGroups = Map<string, KeyOccurrence[]>;
 
 /** What to re-read of one file for one key set: rows within the file whose hash repeats. */
 export interface CandidateRows {
-  readonly keySet: Pick<KeySet, 'rule' | 'columns'>;
+  readonly keySet: KeyColumns;
   readonly rows: ReadonlySet<number>;
   /** Where the re-read rows are filed, shared across the files of the key set. */
   readonly groups: KeyGroups;
@@ -101,7 +101,7 @@ function columnType(plan: CheckPlan, name: string): ColumnType | undefined {
  * Logs a key set's duplicates: one per repeated key, samples in partition order. `ordinal` places
  * an occurrence in that order (the file's first row plus the row), however the groups were found.
  */
-export function logDuplicates(log: ViolationLog, keySet: Pick<KeySet, 'rule' | 'columns'>, groups: KeyGroups, ordinal: (occurrence: KeyOccurrence) => number): void {
+export function logDuplicates(log: ViolationLog, keySet: KeyColumns, groups: KeyGroups, ordinal: (occurrence: KeyOccurrence) => number): void {
   const duplicated = [...groups.values()].filter((g) => g.length > 1);
   if (duplicated.length === 0) return;
   const samples = duplicated.flat().sort((a, b) => ordinal(a) - ordinal(b)).slice(0, MAX_SAMPLES).map((o) => o.sample);

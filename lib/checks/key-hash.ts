@@ -1,3 +1,5 @@
+import { asSafeNumber } from './sample-value.js';
+
 /**
  * 53-bit hashes of key values, so uniqueness state is one float64 per row instead of a string in
  * a Map. Two independent 32-bit streams (multiply-rotate rounds over 4-byte words, as MurmurHash3
@@ -112,7 +114,10 @@ export function hashValue(value: unknown, seedA?: number, seedB?: number): numbe
   if (typeof value === 'number') return hashNumber(value, seedA, seedB);
   if (typeof value === 'boolean') return hashNumber(value ? 1 : 0, seedA, seedB);
   // int64 arrives as bigint from Parquet and as number from text: one value, one hash.
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? hashNumber(Number(value), seedA, seedB) : hashString(`n${value}`, seedA, seedB);
+  if (typeof value === 'bigint') {
+    const safe = asSafeNumber(value);
+    return typeof safe === 'number' ? hashNumber(safe, seedA, seedB) : hashString(`n${value}`, seedA, seedB);
+  }
   if (value instanceof Uint8Array) return hashBytes(value, seedA, seedB);
   return hashString(String(value), seedA, seedB);
 }

@@ -5,16 +5,32 @@ import { ViolationLog } from './violation-log.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
 
 /** A set of columns whose combined values must not repeat: the grain, or one unique column. */
-export interface KeySet {
+export interface KeyColumns {
   readonly rule: 'grain' | 'unique';
   readonly columns: readonly string[];
+}
+
+/** A key set and the hashes of its keys, one per scanned row. */
+export interface KeySet extends KeyColumns {
   readonly hashes: KeyHashes;
+}
+
+/** The plan's key sets, in the order every step numbers them: the grain first, then unique columns. */
+export function keySetsFor(plan: CheckPlan): KeyColumns[] {
+  const keySets: KeyColumns[] = [];
+  if (plan.grain.length > 0) keySets.push({ rule: 'grain', columns: plan.grain });
+  for (const { spec } of plan.columns) {
+    // A unique column that is the whole grain is already checked by the grain rule.
+    const isWholeGrain = plan.grain.length === 1 && plan.grain[0] === spec.name;
+    if (spec.unique && !isWholeGrain) keySets.push({ rule: 'unique', columns: [spec.name] });
+  }
+  return keySets;
 }
 
 /** Everything a run accumulates across the files of one partition. */
 export class PartitionState {
   readonly log: ViolationLog;
-  readonly keySets: KeySet[] = [];
+  readonly keySets: KeySet[];
   /** Rows counted for the report: read and not unreadable. */
   rows = 0;
   /** Rows scanned, unreadable ones included: the ordinal of the next row in the key hashes. */
@@ -25,14 +41,9 @@ export class PartitionState {
   /** Bytes and requests fetched from storage, across every file and pass. */
   readonly reads: ReadStats = { bytes: 0, requests: 0 };
 
-  constructor(readonly plan: CheckPlan, readonly files: readonly string[]) {
+  constructor(readonly plan: CheckPlan) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name));
-    if (plan.grain.length > 0) this.keySets.push({ rule: 'grain', columns: plan.grain, hashes: new KeyHashes() });
-    for (const { spec } of plan.columns) {
-      // A unique column that is the whole grain is already checked by the grain rule.
-      const isWholeGrain = plan.grain.length === 1 && plan.grain[0] === spec.name;
-      if (spec.unique && !isWholeGrain) this.keySets.push({ rule: 'unique', columns: [spec.name], hashes: new KeyHashes() });
-    }
+    this.keySets = keySetsFor(plan).map((keySet) => ({ ...keySet, hashes: new KeyHashes() }));
   }
 
   observeNewest(value: number, sample: Sample): void {

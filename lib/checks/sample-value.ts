@@ -12,11 +12,19 @@ export function toSampleValue(value: unknown, type?: ColumnType): SampleValue {
     if (type?.kind === 'timestamp' || type?.kind === 'timestamp_ntz') return formatTimestamp(value);
     return Number.isFinite(value) ? value : String(value);
   }
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === 'bigint') {
+    const safe = asSafeNumber(value);
+    return typeof safe === 'number' ? safe : value.toString();
+  }
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   if (typeof value === 'boolean') return value;
   if (value instanceof Uint8Array) return `0x${hex(value.subarray(0, 32))}${value.length > 32 ? '…' : ''}`;
   return toSampleValue(shortJson(value, 0));
+}
+
+/** int64 arrives as bigint from Parquet and as number from text: a bigint within the safe range becomes a number. */
+export function asSafeNumber(value: unknown): unknown {
+  return typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value;
 }
 
 export function hex(bytes: Uint8Array): string {

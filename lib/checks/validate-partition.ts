@@ -1,9 +1,13 @@
+import { isoSeconds } from '../contract/temporal.js';
 import type { ByteSource } from '../formats/byte-source.js';
 import type { Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
 import { checkPartitionRules } from './partition-rules.js';
+
+/** Kept for lib/gate/decide.ts; isoSeconds lives with the other time formats. */
+export { isoSeconds };
 
 /** One file of a partition, opened only when its turn comes so open handles stay few. */
 export interface PartitionFile {
@@ -81,9 +85,4 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
   };
   const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
   return state.newest ? { report, newest: state.newest.value, stats } : { report, stats };
-}
-
-/** ISO-8601 without milliseconds when they are zero, as reports print times. */
-export function isoSeconds(millis: number): string {
-  return new Date(millis).toISOString().replace('.000Z', 'Z');
 }

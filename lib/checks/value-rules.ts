@@ -1,8 +1,7 @@
-import { isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
 import { compilePattern } from '../contract/pattern-matcher.js';
 import { PatternRejected } from '../contract/pattern-syntax.js';
-import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import { formatBound, formatTimestamp } from '../contract/temporal.js';
 import type { RuleId } from '../report/report.js';
 
 /** One rule on one column's non-null values; `fails` sees values already coerced to the type. */
@@ -79,9 +78,4 @@ function countCodePoints(text: string): number {
     if (code < 0xd800 || code > 0xdbff) count++;
   }
   return count;
-}
-
-export function formatBound(bound: number, type: ColumnType): string {
-  if (!isTemporalType(type)) return String(bound);
-  return type.kind === 'date' ? formatDate(bound) : formatTimestamp(bound);
 }

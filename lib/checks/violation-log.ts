@@ -47,10 +47,6 @@ export class ViolationLog {
     for (const sample of samples) if (entry.samples.length < MAX_SAMPLES) entry.samples.push(sample);
   }
 
-  get isEmpty(): boolean {
-    return this.entriesByKey.size === 0;
-  }
-
   violations(): Violation[] {
     const rank = (entry: LogEntry) => {
       const index = entry.column === undefined ? -1 : this.columnOrder.indexOf(entry.column);

@@ -1,6 +1,5 @@
-import { isTemporalType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
-import { formatTimestamp } from '../contract/temporal.js';
+import { formatBound } from '../contract/temporal.js';
 import { change, loosenedClass, type ChangeId, type CompatMode, type RawChange } from './contract-diff.js';
 
 const TIGHTENED = 'data once valid is now rejected';
@@ -46,7 +45,8 @@ function boundChange(key: 'min' | 'max', old: ColumnSpec, next: ColumnSpec, mode
   const [from, to] = [old[key], next[key]];
   if (from === to) return [];
   const tighter = from === undefined || (to !== undefined && (key === 'min' ? to > from : to < from));
-  const text = `"${next.name}" ${key} ${formatBound(old, from)} → ${formatBound(next, to)}`;
+  const bound = (column: ColumnSpec, value: number | undefined) => (value === undefined ? 'none' : formatBound(value, column.type));
+  const text = `"${next.name}" ${key} ${bound(old, from)} → ${bound(next, to)}`;
   return [narrowOrWiden('range', next.name, tighter, text, mode)];
 }
 
@@ -79,13 +79,6 @@ function uniqueChange(old: ColumnSpec, next: ColumnSpec): RawChange[] {
   if (old.unique === next.unique) return [];
   if (next.unique) return [change('unique_added', next.name, 'breaking', `"${next.name}" must now be unique: a partition with repeated values, once valid, is now rejected`)];
   return [change('unique_removed', next.name, 'flagged', `"${next.name}" need no longer be unique: a reader that joins or dedups on it may now see repeats`)];
-}
-
-function formatBound(column: ColumnSpec, value: number | undefined): string {
-  if (value === undefined) return 'none';
-  if (!isTemporalType(column.type)) return String(value);
-  const iso = formatTimestamp(value);
-  return column.type.kind === 'date' ? iso.slice(0, 10) : iso;
 }
 
 function quote(pattern: string | undefined): string {

@@ -1,4 +1,6 @@
 /** ISO-8601 parsing shared by contract bounds and CSV/JSON values. Everything is epoch ms, UTC. */
+import { isTemporalType, type ColumnType } from './column-type.js';
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -41,4 +43,15 @@ export function formatTimestamp(millis: number): string {
 
 export function formatDate(millis: number): string {
   return formatTimestamp(millis).slice(0, 10);
+}
+
+/** ISO-8601 without milliseconds when they are zero, as reports print times. */
+export function isoSeconds(millis: number): string {
+  return new Date(millis).toISOString().replace('.000Z', 'Z');
+}
+
+/** A min or max bound as a contract writes it: a date or timestamp for temporal columns. */
+export function formatBound(bound: number, type: ColumnType): string {
+  if (!isTemporalType(type)) return String(bound);
+  return type.kind === 'date' ? formatDate(bound) : formatTimestamp(bound);
 }

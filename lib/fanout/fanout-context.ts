@@ -1,5 +1,5 @@
 import { buildCheckPlan, type CheckPlan } from '../checks/check-plan.js';
-import { PartitionState, type KeySet } from '../checks/partition-state.js';
+import { keySetsFor, type KeyColumns } from '../checks/partition-state.js';
 import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import type { ContractRegistry } from '../gate/contract-registry.js';
@@ -19,7 +19,7 @@ export interface RunContext {
   readonly contract: Contract;
   readonly plan: CheckPlan;
   /** The key sets in the order every step numbers them (grain first, then unique columns). */
-  readonly keySets: readonly KeySet[];
+  readonly keySets: readonly KeyColumns[];
   readonly keys: ReturnType<typeof fanoutKeys>;
 }
 
@@ -32,7 +32,7 @@ export function runContext(deps: FanoutDeps, run: FanoutRun): RunContext {
     throw new GateError('contract_invalid', `${dataset} v${major} is at ${contract.version.text} but the run was requested under ${run.contractVersion}; one report must not mix two versions of the rules`);
   }
   const plan = buildCheckPlan(contract, run.now);
-  return { contract, plan, keySets: new PartitionState(plan, []).keySets, keys: fanoutKeys(deps.layout, run) };
+  return { contract, plan, keySets: keySetsFor(plan), keys: fanoutKeys(deps.layout, run) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { describeError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, LineScanner, type LineSink, type TextReadOptions } from './line-scanner.js';
 import type { ColumnBatch, TableFile, UnreadableRow } from './table-file.js';
@@ -97,7 +98,7 @@ function parseObject(bytes: Uint8Array, lineNumber: number): JsonObject | string
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return clip(`invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return clip(`invalid JSON: ${describeError(error)}`);
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as JsonObject;
   return `line ${lineNumber} is not a JSON object: found ${describeJson(value)}`;

@@ -12,10 +12,3 @@ export function openTable(format: DataFormat, source: ByteSource): TableFile {
     case 'jsonl': return openJsonLinesFile(source);
   }
 }
-
-/** File name endings of each format, for picking the data files out of a directory. */
-export const FORMAT_EXTENSIONS: Record<DataFormat, readonly string[]> = {
-  parquet: ['.parquet', '.parq', '.pq'],
-  csv: ['.csv'],
-  jsonl: ['.jsonl', '.ndjson', '.json'],
-};

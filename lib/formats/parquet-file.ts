@@ -27,7 +27,7 @@ export function openParquetFile(source: ByteSource): TableFile {
       const file = await load();
       const readable = new Set(file.schema.columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
       const wanted = columns.filter((name) => readable.has(name));
-      for (const group of rowGroups(source, file.metadata, new Set(wanted))) {
+      for (const group of rowGroups(source, file, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
         yield await readRows(source, file, chosen, group, { rowStart: group.rowStart, rowCount: group.rowCount, hashOnly });
@@ -35,7 +35,7 @@ export function openParquetFile(source: ByteSource): TableFile {
     },
     async *readRows(columns, rows) {
       const file = await load();
-      const groups = rowGroups(source, file.metadata, new Set());
+      const groups = rowGroups(source, file, new Set());
       const wanted = columns.filter((name) => file.schema.columns.some((c) => c.name === name && c.type.kind !== 'unsupported'));
       for (const row of [...new Set(rows)].sort((a, b) => a - b)) {
         const group = groups.find((g) => row >= g.rowStart && row < g.rowStart + g.rowCount);
@@ -60,13 +60,11 @@ function typedSchema(metadata: FileMetaData, root: ReturnType<typeof parquetSche
     type: child.children.length > 0 ? { kind: 'unsupported', detail: 'a nested group' } : storedType(child.element),
     physical: describeElement(child.element, child.children.length),
   }));
-  return { kind: 'typed', columns, rows: Number(metadata.num_rows), groupRows: metadata.row_groups.map((g) => Number(g.num_rows)) };
+  return { kind: 'typed', columns, groupRows: metadata.row_groups.map((g) => Number(g.num_rows)) };
 }
 
-function rowGroups(source: ByteSource, metadata: FileMetaData, columns: ReadonlySet<string>): RowGroupInfo[] {
-  // By name once, not a search of the schema per chunk: wide files have thousands of chunks.
-  const leaves = new Map<string, SchemaElement>();
-  for (const leaf of metadata.schema.slice(1)) if (!leaves.has(leaf.name)) leaves.set(leaf.name, leaf);
+/** Uses the loaded file's top-level elements by name: wide files have thousands of chunks. */
+function rowGroups(source: ByteSource, { metadata, elements }: ParquetFileInfo, columns: ReadonlySet<string>): RowGroupInfo[] {
   let rowStart = 0;
   return metadata.row_groups.map((group, index) => {
     const rowCount = Number(group.num_rows);
@@ -77,7 +75,7 @@ function rowGroups(source: ByteSource, metadata: FileMetaData, columns: Readonly
       const meta = chunk.meta_data;
       if (!meta) continue;
       const name = meta.path_in_schema.join('.');
-      const element = leaves.get(name);
+      const element = elements.get(name);
       const stats = columns.has(name) && element ? chunkStatistics(meta.statistics, element) : undefined;
       if (stats) statistics.set(name, stats);
       if (columns.has(name)) chunks.set(name, chunk);

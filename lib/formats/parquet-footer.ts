@@ -1,5 +1,6 @@
 import { parquetMetadata, type FileMetaData, type ParquetParsers } from 'hyparquet';
 import { markGeoColumns } from 'hyparquet/src/geoparquet.js';
+import { describeError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 import { checkFooter } from './footer-checks.js';
 import { formatBytes, MAX_FOOTER_BYTES } from './parquet-limits.js';
@@ -63,6 +64,5 @@ async function footerBytes(source: ByteSource, tail: Uint8Array, length: number)
 }
 
 export function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^parquet /, '');
+  return describeError(error).replace(/^parquet /, '');
 }

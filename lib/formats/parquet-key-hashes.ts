@@ -1,20 +1,11 @@
-import type { ColumnMetaData, Compressors, PageHeader, SchemaElement } from 'hyparquet';
+import type { Compressors, PageHeader, SchemaElement } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { hashByteRange } from '../checks/key-hash.js';
 import { joinSegments } from '../checks/repeated-keys.js';
+import type { ChunkToCheck } from './page-checks.js';
 import { storedType } from './parquet-types.js';
 import { UnreadableError } from './table-file.js';
-
-/** A flat BYTE_ARRAY column chunk whose pages were checked (see page-checks.ts). */
-export interface KeyChunk {
-  readonly name: string;
-  readonly bytes: Uint8Array;
-  readonly meta: ColumnMetaData;
-  /** Not REQUIRED: pages carry definition levels (at most 1: the column is top-level). */
-  readonly defined: boolean;
-  readonly groupRows: number;
-}
 
 /**
  * A top-level BYTE_ARRAY column of strings or bytes, whose stored bytes are its identity: not a
@@ -41,7 +32,7 @@ interface PageParts {
  * not given: the caller then decodes the chunk as usual and hashes the values, which hash alike.
  * Memory grows page by page, with what the pages hold, not with what the footer claims.
  */
-export function hashChunkKeys(chunk: KeyChunk, compressors: Compressors): Float64Array | undefined {
+export function hashChunkKeys(chunk: ChunkToCheck, compressors: Compressors): Float64Array | undefined {
   const pages: Float64Array[] = [];
   let rows = 0;
   let dictionary: Float64Array | undefined;
@@ -67,7 +58,7 @@ export function hashChunkKeys(chunk: KeyChunk, compressors: Compressors): Float6
   return joinSegments(pages);
 }
 
-function partsV1(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compressors: Compressors): PageParts | undefined {
+function partsV1(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, compressors: Compressors): PageParts | undefined {
   const v1 = header.data_page_header!;
   const page = decompress(chunk, data, header.uncompressed_page_size, compressors);
   if (!page) return undefined;
@@ -79,7 +70,7 @@ function partsV1(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compress
 }
 
 /** v2 keeps its levels uncompressed ahead of the (maybe compressed) values. */
-function partsV2(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compressors: Compressors): PageParts | undefined {
+function partsV2(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, compressors: Compressors): PageParts | undefined {
   const v2 = header.data_page_header_v2!;
   const repetition = v2.repetition_levels_byte_length;
   const definition = v2.definition_levels_byte_length;
@@ -95,7 +86,7 @@ function partsV2(chunk: KeyChunk, header: PageHeader, data: Uint8Array, compress
   return values && { entries: v2.num_values, levels, values, encoding: v2.encoding };
 }
 
-function decompress(chunk: KeyChunk, data: Uint8Array, size: number, compressors: Compressors): Uint8Array | undefined {
+function decompress(chunk: ChunkToCheck, data: Uint8Array, size: number, compressors: Compressors): Uint8Array | undefined {
   if (chunk.meta.codec === 'UNCOMPRESSED') return data;
   const decode = compressors[chunk.meta.codec];
   return decode ? decode(data, size) : undefined;

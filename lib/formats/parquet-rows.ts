@@ -2,7 +2,7 @@ import { GateError } from '../errors.js';
 import { parquetRead, type ColumnData, type ColumnMetaData, type Compressors, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
 import type { ByteSource } from './byte-source.js';
 import { guardedCompressors } from './guarded-codecs.js';
-import { checkChunkPages, type DeferredCheck } from './page-checks.js';
+import { checkChunkPages, type ChunkToCheck, type DeferredCheck } from './page-checks.js';
 import { reason } from './parquet-footer.js';
 import { hashChunkKeys, keyHashable } from './parquet-key-hashes.js';
 import { prefetchedSource, type ByteRange, type PrefetchedSource } from './prefetched-source.js';
@@ -51,7 +51,7 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
     try {
       const checked = await checkPages(source, info, chunks, group.rowCount);
       const compressors = guardedCompressors(checked.deferred);
-      if (wholeGroup) hashKeyChunks(info, checked.bytes, rows.hashOnly, compressors, group.rowCount, hashes);
+      if (wholeGroup) hashKeyChunks(info, checked.chunks, rows.hashOnly, compressors, hashes);
       const decode = columns.filter((name) => !hashes.has(name));
       if (decode.length > 0) {
         await parquetRead({
@@ -71,12 +71,12 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
 }
 
 /** Key columns hashed from their pages; one whose pages this cannot read stays for hyparquet. */
-function hashKeyChunks(info: ParquetFileInfo, chunks: ReadonlyMap<string, CheckedChunk>, hashOnly: ReadonlySet<string> | undefined, compressors: Compressors, groupRows: number, into: Map<string, Float64Array>): void {
+function hashKeyChunks(info: ParquetFileInfo, chunks: ReadonlyMap<string, ChunkToCheck>, hashOnly: ReadonlySet<string> | undefined, compressors: Compressors, into: Map<string, Float64Array>): void {
   for (const name of hashOnly ?? []) {
     const chunk = chunks.get(name);
     const element = info.elements.get(name);
     if (!chunk || !element || !keyHashable(element)) continue;
-    const hashes = hashChunkKeys({ name, bytes: chunk.bytes, meta: chunk.meta, defined: element.repetition_type !== 'REQUIRED', groupRows }, compressors);
+    const hashes = hashChunkKeys(chunk, compressors);
     if (hashes) into.set(name, hashes);
   }
 }
@@ -95,23 +95,19 @@ function groupChunks(metadata: FileMetaData, groupIndex: number, columns: readon
   return chunks;
 }
 
-interface CheckedChunk {
-  readonly bytes: Uint8Array;
-  readonly meta: ColumnMetaData;
-}
-
 /** Walks each top-level chunk's pages; nested paths are refused by hyparquet before any decoding. */
-async function checkPages(source: ByteSource | PrefetchedSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<{ deferred: DeferredCheck[]; bytes: Map<string, CheckedChunk> }> {
+async function checkPages(source: ByteSource | PrefetchedSource, info: ParquetFileInfo, chunks: readonly GroupChunk[], groupRows: number): Promise<{ deferred: DeferredCheck[]; chunks: Map<string, ChunkToCheck> }> {
   const deferred: DeferredCheck[] = [];
-  const bytes = new Map<string, CheckedChunk>();
+  const checked = new Map<string, ChunkToCheck>();
   for (const { name, meta, range } of chunks) {
     const element = info.elements.get(name);
     if (meta.path_in_schema.length !== 1 || !element) continue;
-    const chunk = ('view' in source ? source.view(range.start, range.end) : undefined) ?? new Uint8Array(await source.slice(range.start, range.end));
-    deferred.push(...checkChunkPages({ name, bytes: chunk, meta, defined: element.repetition_type !== 'REQUIRED', groupRows }));
-    bytes.set(name, { bytes: chunk, meta });
+    const bytes = ('view' in source ? source.view(range.start, range.end) : undefined) ?? new Uint8Array(await source.slice(range.start, range.end));
+    const chunk: ChunkToCheck = { name, bytes, meta, defined: element.repetition_type !== 'REQUIRED', groupRows };
+    deferred.push(...checkChunkPages(chunk));
+    checked.set(name, chunk);
   }
-  return { deferred, bytes };
+  return { deferred, chunks: checked };
 }
 
 /** Joins the page-sized pieces of one column into one array covering exactly the requested rows. */

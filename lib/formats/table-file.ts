@@ -73,7 +73,7 @@ export interface ChunkStatistics {
  * `dynamic`: values are JSON values and columns are discovered row by row (JSON Lines).
  */
 export type FileSchema =
-  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[]; readonly rows: number; readonly groupRows: readonly number[] }
+  | { readonly kind: 'typed'; readonly columns: readonly TypedColumn[]; readonly groupRows: readonly number[] }
   | { readonly kind: 'text'; readonly columns: readonly string[] }
   | { readonly kind: 'dynamic' };
 

@@ -1,4 +1,5 @@
 import { MAX_FOOTER_NESTING, MAX_FOOTER_VALUES } from './parquet-limits.js';
+import { readVarInt } from './rle-runs.js';
 import { UnreadableError } from './table-file.js';
 
 /**
@@ -25,7 +26,7 @@ function walkStruct(walk: Walk, depth: number): boolean {
   while (walk.at < walk.bytes.length) {
     const byte = walk.bytes[walk.at++]!;
     if ((byte & 0x0f) === 0) return true;
-    if (!(byte >> 4) && readVarInt(walk) === undefined) return false;
+    if (!(byte >> 4) && readVarInt(walk.bytes, walk) === undefined) return false;
     if (!walkValue(walk, byte & 0x0f, depth)) return false;
   }
   return false;
@@ -36,9 +37,9 @@ function walkValue(walk: Walk, type: number, depth: number): boolean {
   switch (type) {
     case TRUE: case FALSE: return true;
     case BYTE: walk.at += 1; break;
-    case I16: case I32: case I64: if (readVarInt(walk) === undefined) return false; break;
+    case I16: case I32: case I64: if (readVarInt(walk.bytes, walk) === undefined) return false; break;
     case DOUBLE: walk.at += 8; break;
-    case BINARY: { const length = readVarInt(walk); if (length === undefined || length < 0) return false; walk.at += length; break; }
+    case BINARY: { const length = readVarInt(walk.bytes, walk); if (length === undefined || length < 0) return false; walk.at += length; break; }
     case LIST: return walkList(walk, depth);
     case STRUCT: return walkStruct(walk, depth + 1);
     default: return false;
@@ -49,21 +50,10 @@ function walkValue(walk: Walk, type: number, depth: number): boolean {
 function walkList(walk: Walk, depth: number): boolean {
   const header = walk.bytes[walk.at++];
   if (header === undefined) return false;
-  const size = header >> 4 === 15 ? readVarInt(walk) : header >> 4;
+  const size = header >> 4 === 15 ? readVarInt(walk.bytes, walk) : header >> 4;
   if (size === undefined || size < 0) return false;
   // Booleans in a list are a byte each, as hyparquet reads them.
   const element = (header & 0x0f) === TRUE || (header & 0x0f) === FALSE ? BYTE : header & 0x0f;
   for (let i = 0; i < size; i++) if (!walkValue(walk, element, depth + 1)) return false;
   return true;
-}
-
-/** hyparquet's readVarInt, 32-bit wrap included; undefined past the end. */
-function readVarInt(walk: Walk): number | undefined {
-  let result = 0;
-  for (let shift = 0; walk.at < walk.bytes.length; shift += 7) {
-    const byte = walk.bytes[walk.at++]!;
-    result |= (byte & 0x7f) << shift;
-    if (!(byte & 0x80)) return result;
-  }
-  return undefined;
 }

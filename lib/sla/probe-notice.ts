@@ -1,5 +1,5 @@
 import type { Contract } from '../contract/model.js';
-import { isoSeconds } from '../checks/validate-partition.js';
+import { isoSeconds } from '../contract/temporal.js';
 import type { Notice, Severity } from '../notify/notifier.js';
 import type { PartitionInspection } from './inspect-partition.js';
 import type { DuePartition } from './sla-calendar.js';

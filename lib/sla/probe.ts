@@ -1,6 +1,5 @@
 import type { Contract } from '../contract/model.js';
-import { parseTemporal } from '../contract/temporal.js';
-import { isoSeconds } from '../checks/validate-partition.js';
+import { isoSeconds, parseTemporal } from '../contract/temporal.js';
 import type { ContractRegistry } from '../gate/contract-registry.js';
 import type { GateLayout } from '../gate/gate-layout.js';
 import { notifyOnce } from '../gate/notify-once.js';
@@ -79,11 +78,12 @@ async function probePartition(deps: ProbeDeps, contract: Contract, due: DueParti
   const seen = await inspectPartition(deps.store, deps.layout, address);
   const status: PartitionStatus = seen.published ? 'published' : deps.now < due.pageAfter ? 'waiting' : 'missed';
   const sent: ProbedPartition['sent'][number][] = [];
+  const claimOf = (kind: ProbedPartition['sent'][number]) => `${deps.layout.state}sla/${contract.name}/v${contract.version.major}/${due.path}/${kind}.json`;
   const send = async (kind: ProbedPartition['sent'][number]) => {
-    if (await sendOnce(deps, `${deps.layout.state}sla/${contract.name}/v${contract.version.major}/${due.path}/${kind}.json`, probeNotice(kind, contract, due, seen, deps.store.location))) sent.push(kind);
+    if (await sendOnce(deps, claimOf(kind), probeNotice(kind, contract, due, seen, deps.store.location))) sent.push(kind);
   };
   if (status === 'missed') await send('sla_missed');
-  if (seen.published && seen.published.at > due.pageAfter && (await deps.store.head(`${deps.layout.state}sla/${contract.name}/v${contract.version.major}/${due.path}/sla_missed.json`))) await send('sla_recovered');
+  if (seen.published && seen.published.at > due.pageAfter && (await deps.store.head(claimOf('sla_missed')))) await send('sla_recovered');
   if (seen.published && isStale(contract, due, seen)) await send('stale');
   return { contract: contract.name, version: `v${contract.version.major}`, partition: due.path, deadline: isoSeconds(due.deadline), status, detail: seen.detail, sent };
 }

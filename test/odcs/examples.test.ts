@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSeq, parseDocument, type YAMLSeq } from 'yaml';
-import { formatBound } from '../../lib/checks/value-rules.js';
+import { formatBound } from '../../lib/contract/temporal.js';
 import { parseContract, type LoadResult } from '../../lib/contract/load-contract.js';
 import type { ColumnSpec } from '../../lib/contract/model.js';
 import { ODCS_DIR, ODCS_PRESENT } from './odcs-schema.js';
