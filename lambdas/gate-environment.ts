@@ -1,4 +1,15 @@
+import { join } from 'node:path';
+import type { ContractRegistry } from '../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../lib/gate/gate-layout.js';
+import { loadContractDirectory } from '../lib/storage/contract-directory.js';
+import type { ObjectStore } from '../lib/storage/object-store.js';
+import { createS3Client } from '../lib/storage/s3-client.js';
+import { s3ObjectStore } from '../lib/storage/s3-object-store.js';
+
+/** Lambda's context, as far as the gate's functions use it. */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
 
 /** The bucket layout from the environment the deployment sets, defaults where unset. */
 export function layoutFrom(env: NodeJS.ProcessEnv): GateLayout {
@@ -16,4 +27,21 @@ export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
   if (!value) throw new Error(`this function needs the ${name} environment variable`);
   return value;
+}
+
+/** The S3 store on GATE_BUCKET. */
+export function gateStore(env: NodeJS.ProcessEnv): { bucket: string; store: ObjectStore } {
+  const bucket = requiredEnv(env, 'GATE_BUCKET');
+  // An explicit endpoint (a test, an S3-compatible store) needs path-style addressing; an empty one is none.
+  return { bucket, store: s3ObjectStore({ client: createS3Client({ endpoint: env.AWS_ENDPOINT_URL_S3 || undefined }), bucket }) };
+}
+
+/** The contracts in CONTRACTS_DIR, by default `contracts` beside the handler (its import.meta.dirname). */
+export function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undefined): Promise<ContractRegistry> {
+  return loadContractDirectory(env.CONTRACTS_DIR ?? join(handlerDir ?? '.', 'contracts'));
+}
+
+/** When Lambda stops this invocation (epoch milliseconds); undefined without a context. */
+export function lambdaDeadline(context: LambdaContext | undefined): number | undefined {
+  return context ? Date.now() + context.getRemainingTimeInMillis() : undefined;
 }

@@ -3,9 +3,9 @@ import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
 import { parseFanoutRun } from '../../lib/fanout/fanout-layout.js';
 import type { Notifier } from '../../lib/notify/notifier.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
-import { requiredEnv } from '../gate-environment.js';
-import { logJson } from '../log-json.js';
-import { fanoutEnvironment, withDeadline, type LambdaContext } from './fanout-environment.js';
+import { requiredEnv, type LambdaContext } from '../gate-environment.js';
+import { describeOutcome, logJson } from '../log-json.js';
+import { fanoutEnvironment, withDeadline } from './fanout-environment.js';
 
 /**
  * The last step: `{ run }` merged into one report, decided, carried out and notified, through the
@@ -16,9 +16,7 @@ let ready: Promise<FanoutDeps & { notifier: Notifier }> | undefined;
 export async function handler(event: { run?: unknown }, context?: LambdaContext): Promise<{ status: string; attempt?: string; summary?: string }> {
   const deps = withDeadline(await (ready ??= configure(process.env)), context);
   const outcome = await decideFanout({ ...deps, clock: Date.now }, parseFanoutRun(event.run));
-  const described = 'decision' in outcome
-    ? { status: outcome.status, attempt: outcome.decision.attempt, summary: outcome.decision.report.summary }
-    : { status: outcome.status, reason: outcome.reason };
+  const described = describeOutcome(outcome);
   logJson('info', 'fan-out decided', described);
   return described;
 }

@@ -1,29 +1,17 @@
-import { join } from 'node:path';
 import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
 import { fanOutDecider } from '../../lib/fanout/fan-out-decider.js';
 import { deadlineStore } from '../../lib/gate/deadline-store.js';
 import type { Decider } from '../../lib/gate/process-marker.js';
-import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
-import { layoutFrom, requiredEnv } from '../gate-environment.js';
-
-/** Lambda's context, as far as the fan-out steps use it. */
-export interface LambdaContext {
-  getRemainingTimeInMillis(): number;
-}
+import { gateContracts, gateStore, lambdaDeadline, layoutFrom, requiredEnv, type LambdaContext } from '../gate-environment.js';
 
 /**
  * The ports every fan-out step needs, from the environment the deployment sets: GATE_BUCKET,
  * CONTRACTS_DIR (default: `contracts` beside the handler) and the prefix variables.
  */
 export async function fanoutEnvironment(env: NodeJS.ProcessEnv): Promise<FanoutDeps & { bucket: string }> {
-  const bucket = requiredEnv(env, 'GATE_BUCKET');
   return {
-    bucket,
-    // An explicit endpoint (a test, an S3-compatible store) needs path-style addressing.
-    store: s3ObjectStore({ client: createS3Client(env.AWS_ENDPOINT_URL_S3 ? { endpoint: env.AWS_ENDPOINT_URL_S3 } : {}), bucket }),
-    contracts: await loadContractDirectory(env.CONTRACTS_DIR ?? join(import.meta.dirname ?? '.', 'contracts')),
+    ...gateStore(env),
+    contracts: await gateContracts(env, import.meta.dirname),
     layout: layoutFrom(env),
   };
 }
@@ -34,8 +22,8 @@ export async function fanoutEnvironment(env: NodeJS.ProcessEnv): Promise<FanoutD
  * a format reader may take a failed read for a broken file.
  */
 export function withDeadline<Deps extends FanoutDeps>(deps: Deps, context: LambdaContext | undefined): Deps {
-  if (!context) return deps;
-  return { ...deps, store: deadlineStore(deps.store, Date.now() + context.getRemainingTimeInMillis(), Date.now) };
+  const deadline = lambdaDeadline(context);
+  return deadline === undefined ? deps : { ...deps, store: deadlineStore(deps.store, deadline, Date.now) };
 }
 
 /**

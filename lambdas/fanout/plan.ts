@@ -2,8 +2,9 @@ import { GateError } from '../../lib/errors.js';
 import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
 import { planRequested, type FanoutPlan } from '../../lib/fanout/plan-fanout.js';
 import { decodeS3Key } from '../../lib/gate/storage-events.js';
+import type { LambdaContext } from '../gate-environment.js';
 import { logJson } from '../log-json.js';
-import { fanoutEnvironment, withDeadline, type LambdaContext } from './fanout-environment.js';
+import { fanoutEnvironment, withDeadline } from './fanout-environment.js';
 
 /**
  * The state machine's first step: from the `requested.json` whose creation started the execution

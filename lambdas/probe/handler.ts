@@ -1,11 +1,7 @@
-import { join } from 'node:path';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { runProbe, type ProbeReport } from '../../lib/sla/probe.js';
-import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
+import { gateContracts, gateStore, layoutFrom, requiredEnv } from '../gate-environment.js';
 import { logJson } from '../log-json.js';
-import { layoutFrom, requiredEnv } from '../gate-environment.js';
 
 /**
  * The SLA probe Lambda, run by an EventBridge schedule: an adapter from the environment
@@ -24,11 +20,10 @@ export async function handler(): Promise<{ missed: number; checked: number }> {
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<Omit<Parameters<typeof runProbe>[0], 'now'>> {
-  const bucket = requiredEnv(env, 'GATE_BUCKET');
   return {
-    store: s3ObjectStore({ client: createS3Client(env.AWS_ENDPOINT_URL_S3 ? { endpoint: env.AWS_ENDPOINT_URL_S3 } : {}), bucket }),
+    store: gateStore(env).store,
     notifier: snsNotifier({ topicArn: requiredEnv(env, 'GATE_TOPIC_ARN') }),
-    contracts: await loadContractDirectory(env.CONTRACTS_DIR ?? join(import.meta.dirname ?? '.', 'contracts')),
+    contracts: await gateContracts(env, import.meta.dirname),
     layout: layoutFrom(env),
   };
 }

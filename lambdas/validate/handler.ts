@@ -1,13 +1,9 @@
-import { join } from 'node:path';
 import { handleStorageEvent } from '../../lib/gate/handle-event.js';
-import type { GateDeps, MarkerResult } from '../../lib/gate/process-marker.js';
+import type { GateDeps } from '../../lib/gate/process-marker.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
-import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { fanoutDeciderFrom } from '../fanout/fanout-environment.js';
-import { layoutFrom, requiredEnv } from '../gate-environment.js';
-import { logJson } from '../log-json.js';
+import { gateContracts, gateStore, lambdaDeadline, layoutFrom, requiredEnv, type LambdaContext } from '../gate-environment.js';
+import { describeOutcome, logJson } from '../log-json.js';
 
 /**
  * The validate Lambda: an adapter. It reads its configuration from the environment, builds the
@@ -20,12 +16,12 @@ import { logJson } from '../log-json.js';
  */
 let ready: Promise<GateDeps & { bucket: string }> | undefined;
 
-export async function handler(event: unknown, context?: { getRemainingTimeInMillis(): number }): Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined> {
+export async function handler(event: unknown, context?: LambdaContext): Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined> {
   const deps = await (ready ??= configure(process.env));
   // Stop cleanly between two storage calls rather than be killed in the middle of one.
-  const deadline = context ? Date.now() + context.getRemainingTimeInMillis() : undefined;
+  const deadline = lambdaDeadline(context);
   const outcome = await handleStorageEvent(deadline === undefined ? deps : { ...deps, deadline }, event);
-  for (const result of outcome.results) logJson('info', 'marker handled', describeResult(result));
+  for (const result of outcome.results) logJson('info', 'marker handled', { key: result.key, ...describeOutcome(result) });
   for (const reason of outcome.ignored) logJson('warn', 'event record ignored', { reason });
   for (const failure of outcome.failures) logJson('error', 'marker failed; it will be delivered again', failure);
   if (isSqsEvent(event)) return { batchItemFailures: [...outcome.batchItemFailures] };
@@ -34,26 +30,18 @@ export async function handler(event: unknown, context?: { getRemainingTimeInMill
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: string }> {
-  const bucket = requiredEnv(env, 'GATE_BUCKET');
+  const { bucket, store } = gateStore(env);
   const topicArn = requiredEnv(env, 'GATE_TOPIC_ARN');
-  const contracts = await loadContractDirectory(env.CONTRACTS_DIR ?? join(import.meta.dirname ?? '.', 'contracts'));
+  const contracts = await gateContracts(env, import.meta.dirname);
   return {
     bucket,
-    // An explicit endpoint (a test, an S3-compatible store) needs path-style addressing.
-    store: s3ObjectStore({ client: createS3Client(env.AWS_ENDPOINT_URL_S3 ? { endpoint: env.AWS_ENDPOINT_URL_S3 } : {}), bucket }),
+    store,
     notifier: snsNotifier({ topicArn }),
     contracts,
     clock: Date.now,
     layout: layoutFrom(env),
     decider: fanoutDeciderFrom(env),
   };
-}
-
-function describeResult(result: MarkerResult): object {
-  if ('decision' in result) {
-    return { key: result.key, status: result.status, attempt: result.decision.attempt, summary: result.decision.report.summary };
-  }
-  return { key: result.key, status: result.status, reason: result.reason };
 }
 
 function isSqsEvent(event: unknown): boolean {

@@ -1,15 +1,15 @@
+import { checkedDecision } from '../gate/decide.js';
 import type { Decision } from '../gate/decision.js';
-import { stagingPrefix } from '../gate/gate-layout.js';
+import { markerKey } from '../gate/gate-layout.js';
 import { settleDrop } from '../gate/process-marker.js';
 import { dropTag, readDrop, type Drop } from '../gate/read-drop.js';
 import type { Notifier } from '../notify/notifier.js';
+import { objectFile } from '../storage/object-file.js';
 import { runContext, type FanoutDeps, type RunContext } from './fanout-context.js';
-import { checkedDecision } from './fanout-decision.js';
 import { requireRecord } from './fanout-records.js';
 import { fanoutKeys, type FanoutItem, type FanoutRun } from './fanout-layout.js';
 import type { FileResult } from './map-file.js';
 import { mergeFanout } from './merge-fanout.js';
-import { objectFile } from './object-file.js';
 import type { ShardResult } from './reduce-shard.js';
 
 export type FanoutOutcome =
@@ -44,7 +44,7 @@ async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Prom
 
 /** The drop this run is for, with the files the plan listed; undefined if its marker is no longer there. */
 async function currentDrop(deps: FanoutDeps, run: FanoutRun): Promise<Drop | undefined> {
-  const marker = await deps.store.head(`${stagingPrefix(deps.layout, run.address)}${deps.layout.marker}`);
+  const marker = await deps.store.head(markerKey(deps.layout, run.address));
   if (!marker || dropTag(marker) !== run.tag) return undefined;
   const items = await requireRecord<FanoutItem[]>(deps.store, fanoutKeys(deps.layout, run).items, 'the plan step');
   // The decision names exactly the files the map checked, not a fresh listing.

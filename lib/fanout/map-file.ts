@@ -1,10 +1,10 @@
 import { checkSlice, type SliceResult } from '../checks/check-slice.js';
+import { joinSegments } from '../checks/repeated-keys.js';
+import { objectFile } from '../storage/object-file.js';
 import { isDecided, runContext, type FanoutDeps } from './fanout-context.js';
 import { putRecord } from './fanout-records.js';
 import type { FanoutItem, FanoutRun } from './fanout-layout.js';
 import { splitByShard } from './key-parts.js';
-import { joinSegments } from '../checks/repeated-keys.js';
-import { objectFile } from './object-file.js';
 
 /** `files/<index>.json`: what checking one file found, its key hashes kept apart in shards. */
 export type FileResult = Omit<SliceResult, 'hashes'>;

@@ -1,4 +1,4 @@
-import { stagingPrefix } from '../gate/gate-layout.js';
+import { markerKey } from '../gate/gate-layout.js';
 import { dropTag, readDrop, type Drop } from '../gate/read-drop.js';
 import { isDecided, runContext, type FanoutDeps } from './fanout-context.js';
 import { createRecordOnce } from './fanout-records.js';
@@ -20,8 +20,7 @@ export interface FanoutPlan {
 /** The plan step: from `requested.json` to the map's items, unless the run has nothing left to do. */
 export async function planRequested(deps: FanoutDeps, requestKey: string): Promise<FanoutPlan> {
   const { run } = await readFanoutRequest(deps.store, requestKey);
-  const markerKey = `${stagingPrefix(deps.layout, run.address)}${deps.layout.marker}`;
-  const marker = await deps.store.head(markerKey);
+  const marker = await deps.store.head(markerKey(deps.layout, run.address));
   if (!marker || dropTag(marker) !== run.tag || (await isDecided(deps, run))) {
     return { run, itemsKey: fanoutKeys(deps.layout, run).items, files: 0, shards: [], skipToDecide: true };
   }

@@ -2,11 +2,11 @@ import { rereadKeys, type KeyGroups, type KeyOccurrence } from '../checks/confir
 import { KeyHashes } from '../checks/key-hashes.js';
 import { GateError } from '../errors.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
+import { objectFile } from '../storage/object-file.js';
 import { isDecided, runContext, type FanoutDeps, type RunContext } from './fanout-context.js';
 import { putRecord, requireRecord } from './fanout-records.js';
 import type { FanoutItem, FanoutRun } from './fanout-layout.js';
 import { decodePairs } from './key-parts.js';
-import { objectFile } from './object-file.js';
 
 /** `shards/<k>-<s>.json`: the keys of one shard that truly repeat, confirmed by value. */
 export interface ShardResult {

@@ -2,7 +2,7 @@ import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import type { Decision } from './decision.js';
-import { publishedPrefix, quarantinePrefix, stagingPrefix, statePrefix, type GateLayout } from './gate-layout.js';
+import { markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
 import { successManifest } from './success-manifest.js';
@@ -48,9 +48,8 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<void>
   const { store, layout } = deps;
   const prefix = quarantinePrefix(layout, decision.address, decision.attempt);
   for (const file of decision.files) await copyOnce(store, file.key, `${prefix}${file.relative}`, file);
-  const markerKey = `${stagingPrefix(layout, decision.address)}${layout.marker}`;
   const marker = decision.report.source.marker;
-  await copyOnce(store, markerKey, `${prefix}${layout.marker}`, { size: -1, etag: marker.etag }).catch(ignoreNotFound);
+  await copyOnce(store, markerKey(layout, decision.address), `${prefix}${layout.marker}`, { size: -1, etag: marker.etag }).catch(ignoreNotFound);
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(decision.report, null, 2)}\n`, decision.attempt);
 }
 
@@ -98,7 +97,7 @@ async function notifyOwner(deps: CarryOutDeps, decision: Decision): Promise<void
 
 /** The marker goes last; a newer marker (the producer dropped again) is left for its own run. */
 async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<void> {
-  const key = `${stagingPrefix(deps.layout, decision.address)}${deps.layout.marker}`;
+  const key = markerKey(deps.layout, decision.address);
   const marker = await deps.store.head(key);
   if (marker && marker.etag === decision.report.source.marker.etag && marker.lastModified.toISOString() === decision.report.source.marker.last_modified) {
     await deps.store.delete(key);

@@ -1,9 +1,11 @@
 import { buildCheckPlan } from '../checks/check-plan.js';
-import { isoSeconds, runChecks, type CheckRun, type PartitionFile } from '../checks/validate-partition.js';
+import { isoSeconds, runChecks, type CheckRun } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
 import { matchPartition } from '../contract/partition-template.js';
 import { formatTimestamp, parseTemporal } from '../contract/temporal.js';
+import { GateError } from '../errors.js';
 import type { Violation } from '../report/report.js';
+import { objectFile } from '../storage/object-file.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { ContractRegistry } from './contract-registry.js';
 import { attemptId, type Decision } from './decision.js';
@@ -19,26 +21,50 @@ export interface DecideContext {
 
 /** Validates a drop and says what to do with it. Data problems decide; only storage throws. */
 export async function decide(context: DecideContext, drop: Drop): Promise<Decision> {
-  const { address } = drop;
-  const attempt = attemptId(context.now, drop.tag);
-  const contract = context.contracts.find(address.dataset, address.major);
-  const warnings = contract ? lifecycleWarnings(contract) : [];
-  const reportContext = { location: context.store.location, attempt, warnings };
-  const refused = refuse(contract, drop, context.now);
-  if (refused || !contract) {
-    const named = { name: address.dataset, version: contract?.version.text ?? null };
-    const report = gateReport(refusal(named, drop, refused ?? noContract(drop), isoSeconds(context.now)), drop, reportContext);
-    return decisionRecord(context.now, attempt, drop, contract, report);
-  }
-  const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => stagedFile(context.store, f)));
-  return decisionRecord(context.now, attempt, drop, contract, gateReport(run.report, drop, { ...reportContext, stats: run.stats }), run);
+  const refused = refusedDecision(context, drop);
+  if (refused) return refused;
+  const contract = admittedContract(context, drop);
+  const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => objectFile(context.store, f)));
+  return checkedDecision({ location: context.store.location, now: context.now }, contract, drop, run);
 }
 
 /**
- * The record of a decision around the report it rests on: what decide() writes, and what the
- * fan-out writes around the run it merged from many functions.
+ * The decision for a drop refused before any of its data is read (no contract, retired, path,
+ * manifest), or undefined when its data is to be checked. The fan-out asks this too, so a big
+ * drop it would refuse anyway is decided without the state machine.
  */
-export function decisionRecord(now: number, attempt: string, drop: Drop, contract: Contract | undefined, report: GateReport, run?: CheckRun): Decision {
+export function refusedDecision(context: DecideContext, drop: Drop): Decision | undefined {
+  const { address } = drop;
+  const contract = context.contracts.find(address.dataset, address.major);
+  const refused = contract ? refuse(contract, drop, context.now) : noContract(drop);
+  if (!refused) return undefined;
+  const attempt = attemptId(context.now, drop.tag);
+  const named = { name: address.dataset, version: contract?.version.text ?? null };
+  const reportContext = { location: context.store.location, attempt, warnings: contract ? lifecycleWarnings(contract) : [] };
+  const report = gateReport(refusal(named, drop, refused, isoSeconds(context.now)), drop, reportContext);
+  return decisionRecord(context.now, attempt, drop, contract, report);
+}
+
+/** The contract of a drop refusedDecision() let through, which has one or it would have been refused. */
+export function admittedContract(context: Pick<DecideContext, 'contracts'>, drop: Drop): Contract {
+  const { dataset, major } = drop.address;
+  const contract = context.contracts.find(dataset, major);
+  if (!contract) throw new GateError('internal', `${dataset} v${major} has no contract, yet its drop was not refused`);
+  return contract;
+}
+
+/**
+ * The decision around a run of the checks: what decide() writes around its own run, and what
+ * the fan-out writes around the run it merged from many functions.
+ */
+export function checkedDecision(context: { readonly location: string; readonly now: number }, contract: Contract, drop: Drop, run: CheckRun): Decision {
+  const attempt = attemptId(context.now, drop.tag);
+  const report = gateReport(run.report, drop, { location: context.location, attempt, warnings: lifecycleWarnings(contract), stats: run.stats });
+  return decisionRecord(context.now, attempt, drop, contract, report, run);
+}
+
+/** The record of a decision around the report it rests on. */
+function decisionRecord(now: number, attempt: string, drop: Drop, contract: Contract | undefined, report: GateReport, run?: CheckRun): Decision {
   const column = contract?.sla?.freshnessColumn;
   const newest = column && run?.newest !== undefined ? { column, value: formatTimestamp(run.newest) } : undefined;
   return {
@@ -56,9 +82,8 @@ export function decisionRecord(now: number, attempt: string, drop: Drop, contrac
   };
 }
 
-/** The reasons to refuse a drop before reading any data, in the order a producer fixes them. */
-function refuse(contract: Contract | undefined, drop: Drop, now: number): Violation | undefined {
-  if (!contract) return noContract(drop);
+/** The reasons to refuse a drop with a contract before reading any data, in the order a producer fixes them. */
+function refuse(contract: Contract, drop: Drop, now: number): Violation | undefined {
   const sunsetPassed = contract.sunset !== undefined && now >= (parseTemporal(contract.sunset, 'date') ?? Infinity);
   if (contract.status === 'retired' || (contract.status === 'deprecated' && sunsetPassed)) {
     const why = contract.status === 'retired' ? 'is retired' : `was deprecated and its sunset ${contract.sunset} has passed`;
@@ -79,24 +104,13 @@ function whole(drop: Drop, rule: Violation['rule'], message: string): Violation 
   return { rule, count: 1, message, samples: [{ file: drop.marker.key, row: null, value: null }] };
 }
 
-export function lifecycleWarnings(contract: Contract): string[] {
+function lifecycleWarnings(contract: Contract): string[] {
   if (contract.status !== 'deprecated') return [];
   return [`${contract.name} v${contract.version.major} is deprecated${contract.sunset ? ` and will be retired on ${contract.sunset}` : ''}; move to its successor`];
 }
 
-export function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
+function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
   if (drop.markerBody.length === 0) return {};
   const text = new TextDecoder().decode(drop.markerBody);
   return typeof parseManifest(text) === 'string' ? { producer_manifest: text } : { producer_manifest: JSON.parse(text) };
-}
-
-function stagedFile(store: ObjectStore, file: { key: string; size: number }): PartitionFile {
-  return {
-    path: file.key,
-    byteLength: file.size,
-    open: async () => ({
-      source: { byteLength: file.size, slice: async (start, end = file.size) => (await store.read(file.key, start, end)).slice().buffer },
-      close: async () => {},
-    }),
-  };
 }

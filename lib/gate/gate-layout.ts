@@ -49,7 +49,8 @@ export function parseMarkerKey(layout: GateLayout, key: string): DropAddress | u
   return { dataset, major: Number(major.slice(1)), partition: partition.join('/') };
 }
 
-function isMarkerShaped(layout: GateLayout, key: string): boolean {
+/** Under staging and named like the marker: what the bucket notification filters on. */
+export function isMarkerShaped(layout: GateLayout, key: string): boolean {
   return key.startsWith(layout.staging) && key.endsWith(`/${layout.marker}`);
 }
 
@@ -100,4 +101,5 @@ export function datasetPath(address: DropAddress): string {
 export const stagingPrefix = (layout: GateLayout, address: DropAddress): string => `${layout.staging}${datasetPath(address)}`;
 export const publishedPrefix = (layout: GateLayout, address: DropAddress): string => `${layout.published}${datasetPath(address)}`;
 export const quarantinePrefix = (layout: GateLayout, address: DropAddress, attempt: string): string => `${layout.quarantine}${datasetPath(address)}${attempt}/`;
+export const markerKey = (layout: GateLayout, address: DropAddress): string => `${stagingPrefix(layout, address)}${layout.marker}`;
 export const statePrefix = (layout: GateLayout, kind: 'decisions' | 'notices', address: DropAddress): string => `${layout.state}${kind}/${datasetPath(address)}`;

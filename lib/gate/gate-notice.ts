@@ -1,5 +1,5 @@
 import type { Notice } from '../notify/notifier.js';
-import { formatTextReport } from '../report/text-report.js';
+import { describeViolation } from '../report/text-report.js';
 import type { Decision } from './decision.js';
 import { publishedPrefix, quarantinePrefix, stagingPrefix, type GateLayout } from './gate-layout.js';
 
@@ -42,8 +42,8 @@ export function gateNotice(decision: Decision, layout: GateLayout, location: str
 
 function topViolations(decision: Decision): string[] {
   const { report } = decision;
-  const shown = { ...report, contract: { name: report.contract.name, version: report.contract.version ?? 'none' }, violations: report.violations.slice(0, TOP_VIOLATIONS) };
-  const text = formatTextReport(shown).split('\n').slice(1).filter(Boolean);
+  // One line each, as in the text report; a message's own line breaks make lines of their own.
+  const text = report.violations.slice(0, TOP_VIOLATIONS).flatMap(describeViolation).join('\n').split('\n').filter(Boolean);
   const more = report.violations.length > TOP_VIOLATIONS ? [`  … and ${report.violations.length - TOP_VIOLATIONS} more in the report`] : [];
   return ['Top violations:', ...text, ...more, ''];
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describeError } from '../errors.js';
-import { DEFAULT_LAYOUT, type GateLayout } from '../gate/gate-layout.js';
+import { DEFAULT_LAYOUT, isMarkerShaped, type GateLayout } from '../gate/gate-layout.js';
 import { handleStorageEvent, type EventOutcome } from '../gate/handle-event.js';
 import type { MarkerResult } from '../gate/process-marker.js';
 import { localNotifier } from '../notify/local-notifier.js';
@@ -54,7 +54,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   let deps: Parameters<typeof handleStorageEvent>[0] | undefined;
   const onObjectCreated = (event: ObjectCreatedEvent) => {
     // Same filter as the deployed bucket notification: staging/ prefix, marker suffix.
-    if (!deps || !event.key.startsWith(layout.staging) || !event.key.endsWith(`/${layout.marker}`)) return;
+    if (!deps || !isMarkerShaped(layout, event.key)) return;
     const run = handle(deps, event, options.print).then((outcome) => void outcomes.push(outcome));
     inFlight.add(run);
     void run.finally(() => inFlight.delete(run));

@@ -18,7 +18,8 @@ function headline(report: Report): string {
   return `${verdict} ${name} ${version}: ${files}, ${rows}, ${found} (checked at ${report.checked_at})`;
 }
 
-function describeViolation(violation: Violation): string[] {
+/** One violation as the text report shows it: rule and message, then a few samples. */
+export function describeViolation(violation: Violation): string[] {
   const where = violation.column === undefined ? violation.rule : `${violation.rule} ${violation.column}`;
   const lines = [`  ✗ ${where}: ${violation.message}`];
   const shown = violation.samples.slice(0, SAMPLES_SHOWN).map(formatSample);

@@ -4,8 +4,13 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** A path that names no file: absent, under a non-directory, or a symlink not followed. */
+export function isMissing(error: unknown): boolean {
+  return ['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '');
+}
+
 /** For lookups where a missing file or directory simply means "no such object". */
 export function undefinedIfMissing(error: unknown): undefined {
-  if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '')) return undefined;
+  if (isMissing(error)) return undefined;
   throw error;
 }

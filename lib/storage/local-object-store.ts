@@ -3,10 +3,10 @@ import { constants, link, lstat, mkdir, open, readdir, rename, rmdir, unlink, ty
 import { dirname, join, resolve, sep } from 'node:path';
 import { describeError, GateError } from '../errors.js';
 import { copyHashing, EtagCache, md5Hex } from './etag-cache.js';
-import { errorCode, undefinedIfMissing } from './fs-errors.js';
+import { errorCode, isMissing, undefinedIfMissing } from './fs-errors.js';
 import { withKeyLock } from './key-lock.js';
 import { assertInside, isKeySegment, keyPath, lockPath, tempPath } from './key-paths.js';
-import type { ObjectInfo, ObjectStore, WriteOptions } from './object-store.js';
+import { checkRange, type ObjectInfo, type ObjectStore, type WriteOptions } from './object-store.js';
 
 interface Staged { temp: string; etag: string; stats: Stats }
 
@@ -196,7 +196,7 @@ async function openObject(path: string, parentExists: boolean, what: string): Pr
   const missing = (cause?: unknown) => new GateError('not_found', `${what}: no such key`, { cause });
   if (!parentExists) throw missing();
   const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: unknown) => {
-    throw ['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '') ? missing(error) : error;
+    throw isMissing(error) ? missing(error) : error;
   });
   if ((await handle.stat()).isFile()) return handle;
   await handle.close();
@@ -212,11 +212,6 @@ async function readRange(handle: FileHandle, start: number, end: number): Promis
     done += bytesRead;
   }
   return buffer;
-}
-
-function checkRange(where: string, start: number, end: number): void {
-  if (Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 0 && end >= start) return;
-  throw new GateError('bad_arguments', `read ${where}: bad byte range [${start}, ${end})`);
 }
 
 function unquote(etag: string): string {

@@ -1,3 +1,5 @@
+import { GateError } from '../errors.js';
+
 /**
  * The object-store port: what the gate needs from S3, and nothing more. Keys are full object
  * keys within one bucket. Adapters: S3 (any S3-compatible endpoint) and a local directory.
@@ -37,4 +39,10 @@ export interface WriteOptions {
 export async function readWhole(store: ObjectStore, key: string): Promise<Uint8Array | undefined> {
   const info = await store.head(key);
   return info ? store.read(key, 0, info.size) : undefined;
+}
+
+/** Rejects a byte range no store can serve: [start, end) of whole, non-negative offsets. */
+export function checkRange(where: string, start: number, end: number): void {
+  if (Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 0 && end >= start) return;
+  throw new GateError('bad_arguments', `read ${where}: bad byte range [${start}, ${end})`);
 }

@@ -8,7 +8,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { describeError, GateError } from '../errors.js';
-import type { ObjectInfo, ObjectStore, WriteOptions } from './object-store.js';
+import { checkRange, type ObjectInfo, type ObjectStore, type WriteOptions } from './object-store.js';
 
 /**
  * The object-store port over any S3-compatible endpoint. Conditions are sent to S3 so the
@@ -138,11 +138,6 @@ function objectInfo(key: string, size: number | undefined, etag: string | undefi
 function requireEtag(etag: string | undefined, op: string, where: string): string {
   if (etag) return etag;
   throw new GateError('storage_failed', `${op} ${where}: the response carried no ETag`);
-}
-
-function checkRange(where: string, start: number, end: number): void {
-  if (Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 0 && end >= start) return;
-  throw new GateError('bad_arguments', `read ${where}: bad byte range [${start}, ${end})`);
 }
 
 type ErrorKind = 'precondition_failed' | 'not_found' | 'other';

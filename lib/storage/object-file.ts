@@ -1,5 +1,5 @@
 import type { PartitionFile } from '../checks/validate-partition.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from './object-store.js';
 
 /** A staged object as a partition file: every slice is a ranged read, nothing is held open. */
 export function objectFile(store: ObjectStore, object: { readonly key: string; readonly size: number }): PartitionFile {
