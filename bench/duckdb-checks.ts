@@ -2,7 +2,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { loadContractFile } from '../lib/cli/contract-file.js';
 import { isTemporalType } from '../lib/contract/column-type.js';
 import type { Contract } from '../lib/contract/model.js';
-import { parquetFiles, type CommonViolation } from './orders-data.js';
+import { localPartitionFiles } from '../lib/storage/local-files.js';
+import type { CommonViolation } from './orders-data.js';
 
 /**
  * `node dist/bench/duckdb-checks.js <contract.yaml> <now ISO> <file|dir>...`: the reference
@@ -18,7 +19,7 @@ const now = Date.parse(nowText);
 const { contract, problems } = await loadContractFile(contractPath);
 if (!contract) throw new Error(`${contractPath} is not a valid contract: ${JSON.stringify(problems)}`);
 
-const files = paths.flatMap(parquetFiles);
+const files = (await localPartitionFiles(paths)).map((file) => file.path);
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
 const source = `read_parquet([${files.map(literal).join(', ')}], hive_partitioning = false)`;

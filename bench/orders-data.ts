@@ -1,4 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -14,9 +13,9 @@ export const CONTRACT = join('bench', 'orders-bench.v1.yaml');
 export const COLUMNS = ['order_id', 'customer_id', 'status', 'amount', 'ordered_at', 'updated_at'] as const;
 export type Column = (typeof COLUMNS)[number];
 export const ROW_GROUP = 250_000;
-export const FILES_PER_SPLIT = 10;
+const FILES_PER_SPLIT = 10;
 /** Bump when the generated data changes, so stale files are not reused. */
-export const DATA_VERSION = 'orders6-v1';
+const DATA_VERSION = 'orders6-v1';
 
 export type Layout = 'one' | 'ten';
 
@@ -115,20 +114,11 @@ export interface CommonViolation {
   readonly count: number;
 }
 
-export function violationKey(v: CommonViolation): string {
+function violationKey(v: CommonViolation): string {
   return `${v.rule}:${v.column ?? '-'}=${v.count}`;
 }
 
 /** A canonical, order-free rendering of a violation set, for comparing engines. */
 export function canonical(violations: readonly CommonViolation[]): string {
   return violations.map(violationKey).sort().join(', ');
-}
-
-/** The data files under a path, as the gate sees a partition: names starting `_` or `.` are not data. */
-export function parquetFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('_') && !entry.name.startsWith('.'))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => parquetFiles(join(path, entry.name)));
 }

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetRead, type AsyncBuffer } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { parquetFiles } from './orders-data.js';
+import { localPartitionFiles } from '../lib/storage/local-files.js';
 
 /**
  * The baseline the engine is measured against: a plain hyparquet decode of the named columns,
@@ -16,7 +16,7 @@ const columns = columnList.split(',');
 const parsers = { timestampFromMicroseconds: (v: bigint) => Number(v) / 1000, timestampFromMilliseconds: (v: bigint) => Number(v) };
 let rows = 0;
 let values = 0;
-for (const path of paths.flatMap(parquetFiles)) {
+for (const { path } of await localPartitionFiles(paths)) {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
   const file: AsyncBuffer = {

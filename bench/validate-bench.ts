@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { build } from 'esbuild';
+import { DEFAULT_LAYOUT, stagingPrefix } from '../lib/gate/gate-layout.js';
 import { startS3Emulator } from '../lib/local/s3-emulator.js';
 import { createS3Client } from '../lib/storage/s3-client.js';
 import {
@@ -267,15 +268,16 @@ async function s3Section(scenario: Scenario) {
   try {
     process.stderr.write(`S3: uploading ${scenario.label} to the local endpoint...\n`);
     const client = createS3Client({ endpoint: emulator.endpoint });
-    const prefix = `staging/orders-bench/v1/${PARTITION}/`;
+    const prefix = stagingPrefix(DEFAULT_LAYOUT, { dataset: 'orders-bench', major: 1, partition: PARTITION });
+    const marker = `${prefix}${DEFAULT_LAYOUT.marker}`;
     for (let index = 0; index < fileCount(scenario.layout); index++) {
       const path = join(scenario.dir, fileName(index));
       await client.send(new PutObjectCommand({ Bucket: 'lake', Key: `${prefix}${fileName(index)}`, Body: readFileSync(path) }));
     }
-    await client.send(new PutObjectCommand({ Bucket: 'lake', Key: `${prefix}_READY`, Body: new Uint8Array(0), ContentLength: 0 }));
+    await client.send(new PutObjectCommand({ Bucket: 'lake', Key: marker, Body: new Uint8Array(0), ContentLength: 0 }));
     client.destroy();
     process.stderr.write('S3: validating through decide()...\n');
-    const m = measure(['dist/bench/s3-checks.js', emulator.endpoint, 'lake', `${prefix}_READY`, CONTRACT, NOW], [0]);
+    const m = measure(['dist/bench/s3-checks.js', emulator.endpoint, 'lake', marker, CONTRACT, NOW], [0]);
     const out = JSON.parse(m.stdout) as { outcome: string; rows: number; stats: { bytes_total: number; bytes_read: number; read_requests: number }; endpoint: { bytes: number; requests: number }; decide_ms: number; violations: CommonViolation[] };
     return { scenario: scenario.label, ...out, share: out.stats.bytes_read / out.stats.bytes_total, wall_ms: Math.round(m.wallMs), peak_rss_mb: m.peakRssBytes / MB };
   } finally {

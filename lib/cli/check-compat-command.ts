@@ -6,8 +6,7 @@ import { checkContractFiles, isContractFileName } from '../compat/check-contract
 import { formatCheckText } from '../compat/format-check.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
-
-export const CHECK_COMPAT_USAGE = 'contract-gate check-compat [--base <git-ref>] [<dir>]';
+import { CHECK_COMPAT_USAGE } from './usage.js';
 
 const run = promisify(execFile);
 

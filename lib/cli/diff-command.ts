@@ -6,8 +6,7 @@ import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { loadContractFile } from './contract-file.js';
-
-export const DIFF_USAGE = 'contract-gate diff <old contract> <new contract> [--format text|json]';
+import { DIFF_USAGE } from './usage.js';
 
 /** `diff`: classifies the changes between two contract versions and judges the declared bump. */
 export async function diffCommand(args: string[], io: CliIo): Promise<number> {

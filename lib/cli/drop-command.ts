@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { matchPartition } from '../contract/partition-template.js';
 import { GateError } from '../errors.js';
 import { dropPartition } from '../gate/drop-partition.js';
 import { DEFAULT_LAYOUT, stagingPrefix } from '../gate/gate-layout.js';
-import { listDataFiles } from '../storage/local-files.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
-
-export const DROP_USAGE = 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>]';
+import { localDropFiles } from './local-drop-files.js';
+import { DROP_USAGE } from './usage.js';
 
 /**
  * `drop`: what a producer job calls. Uploads a partition's data files, then the `_READY`
@@ -26,10 +24,10 @@ export async function dropCommand(args: string[], io: CliIo): Promise<number> {
   if (!target) throw new GateError('bad_arguments', `--to must be s3://<bucket>[/<prefix>/], not "${values.to}"`);
   const [, bucket = '', explicit = ''] = target;
   const prefix = explicit ? explicit.replace(/\/?$/, '/') : stagingPrefix(DEFAULT_LAYOUT, { dataset: contract.name, major: contract.version.major, partition: partitionOf(dir, contract.produces.partition) });
-  const files = await listDataFiles(dir);
+  const files = await localDropFiles(dir);
   if (files.length === 0) throw new GateError('bad_arguments', `${dir} holds no data files`);
-  const store = s3ObjectStore({ client: createS3Client(values.endpoint ? { endpoint: values.endpoint } : {}), bucket });
-  const { marker } = await dropPartition(store, DEFAULT_LAYOUT, prefix, files.map((f) => ({ relative: f.relative, size: f.size, read: () => readFile(f.path) })));
+  const store = s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint || undefined }), bucket });
+  const { marker } = await dropPartition(store, DEFAULT_LAYOUT, prefix, files);
   io.stdout(`dropped ${files.length} ${files.length === 1 ? 'file' : 'files'} into s3://${bucket}/${prefix}, then s3://${bucket}/${marker}\n`);
   return EXIT.ok;
 }

@@ -5,24 +5,10 @@ import { isS3Location } from '../export/published-table.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
+import { EXPORT_USAGE } from './usage.js';
 
-export const EXPORT_USAGE = `contract-gate export <contract> --to ${EXPORT_TARGETS.join('|')} [--out <file>] [--location s3://<bucket>/<prefix>/]`;
-
-/**
- * `export`: writes the contract in another format, to stdout or `--out`. Bad input is reported
- * here with exit 2, as run-cli would, so the command keeps its exit codes however it is called.
- */
+/** `export`: writes the contract in another format, to stdout or `--out`. */
 export async function exportCommand(args: string[], io: CliIo): Promise<number> {
-  try {
-    return await runExport(args, io);
-  } catch (error) {
-    if (!isBadInput(error)) throw error;
-    io.stderr(`contract-gate export: ${error.message}\n`);
-    return EXIT.cannotProceed;
-  }
-}
-
-async function runExport(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { to: { type: 'string' }, out: { type: 'string' }, location: { type: 'string' } } });
   const [path] = positionals;
   if (!path || positionals.length > 1) throw new GateError('bad_arguments', `name one contract file\nusage: ${EXPORT_USAGE}`);
@@ -50,10 +36,4 @@ function readTarget(text: string | undefined): ExportTarget {
 function checkLocation(location: string, target: ExportTarget): void {
   if (!LOCATED_TARGETS.includes(target)) throw new GateError('bad_arguments', `--location applies to --to ${LOCATED_TARGETS.join(' and ')} only`);
   if (!isS3Location(location)) throw new GateError('bad_arguments', `--location must be s3://<bucket>/<prefix>/, not "${location}"`);
-}
-
-/** A GateError, or parseArgs rejecting an unknown or malformed option. */
-function isBadInput(error: unknown): error is Error {
-  if (error instanceof GateError) return true;
-  return error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
 }

@@ -13,8 +13,6 @@ import { s3ObjectStore } from '../storage/s3-object-store.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { parseNow } from './parse-now.js';
 
-export const PROBE_USAGE = 'contract-gate probe [--now <ISO-8601>] [--format text|json] [--contracts ./contracts] [--bucket lake] [--endpoint <url> | --dir <local lake>] [--topic-arn <arn> | --notifications <file>]';
-
 /** `probe`: runs the SLA probe once and lists the due partitions; exit 1 if any was missed. */
 export async function probeCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -25,14 +23,14 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
       'topic-arn': { type: 'string' }, notifications: { type: 'string', default: join('.lake', 'notifications.jsonl') },
     },
   });
-  const store: ObjectStore = values.dir ? localObjectStore({ root: values.dir }) : s3ObjectStore({ client: createS3Client(values.endpoint ? { endpoint: values.endpoint } : {}), bucket: values.bucket });
+  const store: ObjectStore = values.dir ? localObjectStore({ root: values.dir }) : s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint || undefined }), bucket: values.bucket });
   const notifier: Notifier = values['topic-arn'] ? snsNotifier({ topicArn: values['topic-arn'] }) : localNotifier({ file: values.notifications, print: (line) => io.stderr(`${line}\n`) });
   const report = await runProbe({ store, notifier, contracts: await loadContractDirectory(values.contracts), layout: DEFAULT_LAYOUT, now: parseNow(values.now) });
   io.stdout(values.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatProbeReport(report));
   return report.partitions.some((p) => p.status === 'missed') ? EXIT.violated : EXIT.ok;
 }
 
-export function formatProbeReport(report: ProbeReport): string {
+function formatProbeReport(report: ProbeReport): string {
   const missed = report.partitions.filter((p) => p.status === 'missed').length;
   const lines = [`SLA probe at ${report.checked_at}: ${report.partitions.length} due ${report.partitions.length === 1 ? 'partition' : 'partitions'}, ${missed} missed`];
   for (const p of report.partitions) {

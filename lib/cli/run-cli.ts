@@ -1,6 +1,6 @@
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { VALIDATE_USAGE } from './usage.js';
+import { CHECK_COMPAT_USAGE, DIFF_USAGE, DROP_USAGE, EXPORT_USAGE, PROBE_USAGE, SERVE_USAGE, VALIDATE_USAGE } from './usage.js';
 
 const USAGE = `contract-gate: make a data contract something a publish fails on
 
@@ -9,17 +9,17 @@ usage:
       check a partition (files or directories) against a contract; exit 0 pass, 1 violated, 2 cannot run
   contract-gate lint <contract>...
       check contract files alone; exit 0 clean, 2 with errors
-  contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]
+  ${SERVE_USAGE}
       run the whole gate locally: an S3-compatible endpoint whose _READY markers run the gate
-  contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>]
+  ${DROP_USAGE}
       upload a partition's data files, then its _READY manifest (what a producer job calls)
-  contract-gate probe [--now <ISO-8601>] [--format text|json] [--bucket lake] [--endpoint <url> | --dir <lake>]
+  ${PROBE_USAGE}
       run the clock SLA probe once: list the due partitions and their state; exit 1 if any is missed
-  contract-gate diff <old contract> <new contract> [--format text|json]
+  ${DIFF_USAGE}
       classify the changes between two versions and judge the version bump; exit 0 enough, 1 too small, 2 cannot run
-  contract-gate check-compat [--base <git-ref>] [<dir>]
+  ${CHECK_COMPAT_USAGE}
       judge every contract file changed since a git base (what CI runs); exit 0 all pass, 1 any fails, 2 cannot run
-  contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://...]
+  ${EXPORT_USAGE}
       write the contract as ODCS v3.1 YAML, a JSON Schema for one row, a dbt schema.yml, or Athena DDL
   contract-gate demo
       validate the good and the bad example partitions shipped in contracts/examples

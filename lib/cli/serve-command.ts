@@ -6,8 +6,6 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { DEMO_NOW } from './demo-command.js';
 import { runDemo } from './serve-demo.js';
 
-export const SERVE_USAGE = 'contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]';
-
 /**
  * `serve`: the whole gate on 127.0.0.1 until interrupted. `--demo` first drops the shipped good
  * and bad example partitions with the SDK and shows what the gate did with each.

@@ -3,6 +3,7 @@ import { copyFile, mkdir, open, rename, rm, rmdir, unlink, writeFile } from 'nod
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { errorCode } from '../storage/fs-errors.js';
 import { s3rverAllowedMetadata, type S3rverFiles, type S3rverPutObject } from './s3rver-types.js';
 
 /** A folder emptied by a DELETE can vanish under a write into it: the write starts again. */
@@ -34,11 +35,9 @@ export function writeObjectsAtomically(store: S3rverFiles): void {
   store.copyObject = async (sourceBucket, sourceKey, bucket, key, replacement) => {
     const source = store.getResourcePath(sourceBucket, sourceKey, 'object');
     const target = store.getResourcePath(bucket, key, 'object');
-    if (source === target) {
-      if (replacement) await putMetadata(bucket, key, replacement);
-    } else {
-      if (replacement) await putMetadata(bucket, key, replacement);
-      else await copyMetadata(store, { bucket: sourceBucket, key: sourceKey }, { bucket, key });
+    if (replacement) await putMetadata(bucket, key, replacement);
+    if (source !== target) {
+      if (!replacement) await copyMetadata(store, { bucket: sourceBucket, key: sourceKey }, { bucket, key });
       // The object's file last, as for a PUT: its arrival makes the key.
       await copyInto(target, (aside) => copyFile(source, aside));
     }
@@ -111,14 +110,14 @@ async function retried<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (!isCode(error, 'ENOENT') || attempt >= ATTEMPTS) throw error;
+      if (errorCode(error) !== 'ENOENT' || attempt >= ATTEMPTS) throw error;
     }
   }
 }
 
 async function removeFile(path: string): Promise<void> {
   await unlink(path).catch((error: unknown) => {
-    if (!isCode(error, 'ENOENT')) throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
   });
 }
 
@@ -128,12 +127,8 @@ async function removeEmptyFolders(bucketPath: string, folders: string[]): Promis
     try {
       await rmdir(join(bucketPath, ...folders.slice(0, depth)));
     } catch (error) {
-      if (isCode(error, 'ENOTEMPTY') || isCode(error, 'EEXIST') || isCode(error, 'ENOENT')) return;
+      if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errorCode(error) ?? '')) return;
       throw error;
     }
   }
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return error instanceof Error && 'code' in error && error.code === code;
 }

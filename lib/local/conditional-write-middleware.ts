@@ -1,6 +1,7 @@
 import { respondPreconditionFailed } from './precondition-failed.js';
+import { errorCode } from '../storage/fs-errors.js';
 import { KeyedMutex } from '../storage/keyed-mutex.js';
-import { isMissingFile, type HeaderValue, type KoaContext, type KoaMiddleware, type S3rverStore } from './s3rver-types.js';
+import type { HeaderValue, KoaContext, KoaMiddleware, S3rverStore } from './s3rver-types.js';
 import { failedPrecondition, hasPreconditions, type WritePreconditions } from './write-preconditions.js';
 
 export interface ConditionalWriteOptions {
@@ -71,7 +72,7 @@ async function currentEtag(store: S3rverStore, target: ObjectTarget): Promise<st
   try {
     return (await store.getMetadata(target.bucket, target.key)).etag;
   } catch (error) {
-    if (isMissingFile(error)) return undefined;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { errorCode } from '../storage/fs-errors.js';
 import type { ObjectCreatedEvent } from './emulator-protocol.js';
-import { isMissingFile, type S3rverApp, type S3rverEventRecord, type S3rverStore } from './s3rver-types.js';
+import type { S3rverApp, S3rverEventRecord, S3rverStore } from './s3rver-types.js';
 import { bareEtag } from './write-preconditions.js';
 
 /**
@@ -57,7 +58,7 @@ export class ObjectCreatedRelay {
       const metadata = await this.store.getMetadata(bucket, key);
       return { etag: metadata.etag, size: Number(metadata['content-length']) };
     } catch (error) {
-      if (isMissingFile(error)) return undefined;
+      if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
   }

@@ -17,7 +17,7 @@ export function respondPreconditionFailed(ctx: KoaContext, condition: WriteCondi
   ctx.body = preconditionFailedXml(condition, requestId);
 }
 
-export function preconditionFailedXml(condition: WriteCondition, requestId: string): string {
+function preconditionFailedXml(condition: WriteCondition, requestId: string): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<Error><Code>PreconditionFailed</Code>' +

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorCode } from '../storage/fs-errors.js';
 import { writeObjectsAtomically } from './atomic-object-files.js';
 import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
@@ -67,9 +68,8 @@ function stop(): void {
 }
 
 function failed(error: unknown): void {
-  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
   // The parent disconnects on this message, which ends this process.
-  send({ type: 'failed', message: error instanceof Error ? error.message : String(error), code });
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error), code: errorCode(error) });
 }
 
 // The parent is gone (exited, crashed or stopped us): nobody can reach this endpoint any more.

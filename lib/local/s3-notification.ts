@@ -1,5 +1,6 @@
 import { encodeS3Key } from '../gate/storage-events.js';
 import type { ObjectCreatedEvent } from './emulator-protocol.js';
+import { bareEtag } from './write-preconditions.js';
 
 let sequence = 0;
 
@@ -8,13 +9,13 @@ let sequence = 0;
  * (eventVersion 2.1, URL-encoded key, unquoted eTag, a sequencer), so the local gate runs the
  * same parsing code as the deployed one.
  */
-export function s3Notification(event: ObjectCreatedEvent, region = 'us-east-1'): { Records: unknown[] } {
+export function s3Notification(event: ObjectCreatedEvent): { Records: unknown[] } {
   sequence += 1;
   return {
     Records: [{
       eventVersion: '2.1',
       eventSource: 'aws:s3',
-      awsRegion: region,
+      awsRegion: 'us-east-1',
       eventTime: event.eventTime,
       eventName: event.eventName,
       userIdentity: { principalId: 'contract-gate-local' },
@@ -24,7 +25,7 @@ export function s3Notification(event: ObjectCreatedEvent, region = 'us-east-1'):
         s3SchemaVersion: '1.0',
         configurationId: 'contract-gate-marker',
         bucket: { name: event.bucket, ownerIdentity: { principalId: 'contract-gate-local' }, arn: `arn:aws:s3:::${event.bucket}` },
-        object: { key: encodeS3Key(event.key), size: event.size, eTag: event.etag.replaceAll('"', ''), sequencer: Date.now().toString(16).toUpperCase() + sequence.toString(16).padStart(4, '0') },
+        object: { key: encodeS3Key(event.key), size: event.size, eTag: bareEtag(event.etag), sequencer: Date.now().toString(16).toUpperCase() + sequence.toString(16).padStart(4, '0') },
       },
     }],
   };

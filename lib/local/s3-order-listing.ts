@@ -1,6 +1,6 @@
 import { collectEntries, type ListingEntries } from './listing-entries.js';
+import { errorCode } from '../storage/fs-errors.js';
 import {
-  isMissingFile,
   s3rverBucketController,
   s3rverKeyPathDecoder,
   s3rverObjectFactory,
@@ -46,7 +46,7 @@ export function listInS3Order(store: S3rverStore): void {
  * entry sorting as itself, so a token or marker that names it skips all its keys: that is what
  * lets a page end on a common prefix without the next page repeating it.
  */
-export function selectPage(found: ListingEntries, startAfter: string, maxKeys = Infinity): ListingPage {
+function selectPage(found: ListingEntries, startAfter: string, maxKeys = Infinity): ListingPage {
   const after = Buffer.from(startAfter, 'utf8');
   // Encoded once each: sorting ten thousand keys would otherwise encode each one many times.
   const candidates = [...found.keys, ...found.commonPrefixes]
@@ -64,7 +64,7 @@ function sortedLister(store: S3rverStore): (bucket: string, options: S3rverListO
     try {
       return toObject(bucket, key, await store.getMetadata(bucket, key));
     } catch (error) {
-      if (isMissingFile(error)) return undefined;
+      if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
   };

@@ -78,11 +78,6 @@ export interface S3rverListing {
   readonly isTruncated: boolean;
 }
 
-/** How the store says a key is absent. */
-export function isMissingFile(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
-}
-
 /** One record of the S3-notification-shaped payload s3rver emits as `event`. */
 export interface S3rverEventRecord {
   readonly eventTime: string;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../lib/cli/cli-io.js';
-import { exportCommand } from '../../lib/cli/export-command.js';
+import { runCli } from '../../lib/cli/run-cli.js';
+import { EXPORT_USAGE } from '../../lib/cli/usage.js';
 import { EXPORT_TARGETS, exportContract } from '../../lib/export/export-contract.js';
 import { ordersContract } from '../fixtures/partition.js';
 
@@ -13,7 +14,7 @@ async function run(args: string[]) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false };
-  return { code: await exportCommand(args, io), stdout, stderr };
+  return { code: await runCli(['export', ...args], io), stdout, stderr };
 }
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'cg-export-'));
@@ -58,6 +59,10 @@ describe('contract-gate export', () => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('names every export target in its usage line', () => {
+    expect(EXPORT_USAGE).toContain(`--to ${EXPORT_TARGETS.join('|')} `);
   });
 
   it('exits 2 listing every problem of an invalid contract', async () => {
