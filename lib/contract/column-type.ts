@@ -7,8 +7,6 @@ export type ColumnTypeKind = ColumnType['kind'];
 
 const SIMPLE_KINDS = ['string', 'int32', 'int64', 'float32', 'float64', 'boolean', 'date', 'timestamp', 'timestamp_ntz', 'binary'] as const;
 
-export const COLUMN_TYPE_NAMES: readonly string[] = [...SIMPLE_KINDS, 'decimal(p,s)'];
-
 const DECIMAL = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/;
 
 /** Parses a type name; returns undefined when the text names no type we know. */
@@ -33,10 +31,6 @@ export function isNumericType(type: ColumnType): boolean {
 
 export function isTemporalType(type: ColumnType): boolean {
   return type.kind === 'date' || type.kind === 'timestamp' || type.kind === 'timestamp_ntz';
-}
-
-export function isTextType(type: ColumnType): boolean {
-  return type.kind === 'string';
 }
 
 /** Types whose values can be compared with `min`/`max`. */

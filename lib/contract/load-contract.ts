@@ -11,7 +11,8 @@ import { isOdcsDocument, readOdcsContract } from '../odcs/from-odcs.js';
 
 export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
 
-const NAME = /^[a-z][a-z0-9_-]*$/;
+/** A dataset name: it names S3 prefixes. */
+export const NAME = /^[a-z][a-z0-9_-]*$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 export interface LoadResult {
@@ -71,7 +72,7 @@ function readName(reader: YamlReader, node: Node | null): string | undefined {
   return undefined;
 }
 
-function readVersion(reader: YamlReader, node: Node | null): SemVer | undefined {
+export function readVersion(reader: YamlReader, node: Node | null): SemVer | undefined {
   const value = reader.scalar(node, 'version');
   if (value === undefined) return undefined; // not a single value: already reported
   const text = String(value ?? '');
@@ -81,7 +82,7 @@ function readVersion(reader: YamlReader, node: Node | null): SemVer | undefined 
   return undefined;
 }
 
-function readDate(reader: YamlReader, node: Node | null, path: string): string | undefined {
+export function readDate(reader: YamlReader, node: Node | null, path: string): string | undefined {
   const text = reader.string(node, path, 'a date (YYYY-MM-DD)');
   if (text === undefined || parseTemporal(text, 'date') !== undefined) return text;
   reader.report('invalid_value', path, node, `expected a date (YYYY-MM-DD), found "${text}"`);

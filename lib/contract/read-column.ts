@@ -37,7 +37,7 @@ export function readColumn(reader: YamlReader, node: Node | null, path: string):
 function readDefault(reader: YamlReader, node: Node | null, path: string): string | number | boolean | undefined {
   const value = reader.scalar(node, path);
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (value !== undefined || value === null) reader.report('wrong_type', path, node, `expected a single value, found ${describeValue(value)}`);
+  if (value !== undefined) reader.report('wrong_type', path, node, `expected a single value, found ${describeValue(value)}`);
   return undefined;
 }
 
@@ -106,20 +106,27 @@ function readRules(reader: YamlReader, entries: Entries, path: string, type: Col
 /** One budget per file read: all its patterns together are bounded, not just each one. */
 const budgets = new WeakMap<YamlReader, PatternBudget>();
 
-function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
+export function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
   const pattern = reader.string(node, path, 'a regular expression');
   if (pattern === undefined) return undefined;
-  // Checked here against both engines, so the pattern check on a million values cannot fail or hang.
+  return checkPattern(reader, pattern, path, node) ? pattern : undefined;
+}
+
+/**
+ * Whether a pattern is accepted, charged to the file's budget; reports `invalid_regex` when not.
+ * Checked here against both engines, so the pattern check on a million values cannot fail or hang.
+ */
+export function checkPattern(reader: YamlReader, pattern: string, path: string, node: Node | null | undefined): boolean {
   let budget = budgets.get(reader);
   if (!budget) budgets.set(reader, (budget = contractPatternBudget()));
   const problem = patternProblem(pattern, budget);
-  if (problem === undefined) return pattern;
+  if (problem === undefined) return true;
   reader.report('invalid_regex', path, node, problem);
-  return undefined;
+  return false;
 }
 
 /** Temporal bounds are written as ISO dates or instants and held as epoch milliseconds. */
-function readBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): number | undefined {
+export function readBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): number | undefined {
   if (!isTemporalType(type)) return reader.number(node, path);
   const text = reader.string(node, path, 'an ISO-8601 date or timestamp');
   if (text === undefined) return undefined;

@@ -12,7 +12,7 @@ type Calendar = Pick<Sla, 'schedule' | 'partitionLag' | 'graceMinutes' | 'skipDa
  */
 export function readCalendar(reader: YamlReader, slaNode: Node | null, get: (key: string) => Node | null | undefined, arrivalBy: string | undefined): Calendar {
   const scheduleNode = get('schedule');
-  const schedule = scheduleNode === undefined ? { kind: 'daily' as const } : readSchedule(reader, scheduleNode);
+  const schedule = scheduleNode === undefined ? { kind: 'daily' as const } : readSchedule(reader, scheduleNode, 'sla.schedule');
   const lagNode = get('partition_lag');
   const graceNode = get('grace_minutes');
   const skipNode = get('skip_dates');
@@ -31,17 +31,18 @@ export function readCalendar(reader: YamlReader, slaNode: Node | null, get: (key
   return { schedule: schedule ?? { kind: 'daily' }, partitionLag, graceMinutes, skipDates };
 }
 
-function readSchedule(reader: YamlReader, node: Node | null): SlaSchedule | undefined {
-  const text = reader.string(node, 'sla.schedule', 'daily, weekdays, hourly or a cron expression');
+/** `daily`, `weekdays`, `hourly` or a five-field cron expression; `path` names the key in problems. */
+export function readSchedule(reader: YamlReader, node: Node | null, path: string): SlaSchedule | undefined {
+  const text = reader.string(node, path, 'daily, weekdays, hourly or a cron expression');
   if (text === undefined) return undefined;
   if (text === 'daily' || text === 'weekdays' || text === 'hourly') return { kind: text };
   if (!/\s/.test(text.trim())) {
-    reader.report('invalid_value', 'sla.schedule', node, `expected daily, weekdays, hourly or a five-field cron expression such as "0 6 * * 1-5", found "${text}"`);
+    reader.report('invalid_value', path, node, `expected daily, weekdays, hourly or a five-field cron expression such as "0 6 * * 1-5", found "${text}"`);
     return undefined;
   }
   const cron = parseCron(text);
   if ('error' in cron) {
-    reader.report('invalid_value', 'sla.schedule', node, cron.error);
+    reader.report('invalid_value', path, node, cron.error);
     return undefined;
   }
   return { kind: 'cron', expression: text.trim() };

@@ -188,7 +188,7 @@ export function join(path: string, key: string): string {
 }
 
 /** A key without a value (`{ team }`) has no value node; this stands in for it, placed where the value belongs. */
-function emptyValueAfter(key: Node): Node {
+export function emptyValueAfter(key: Node): Node {
   const end = key.range?.[1] ?? 0;
   const empty = new Scalar(null);
   empty.range = [end, end, end];

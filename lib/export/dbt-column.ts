@@ -45,7 +45,7 @@ export function dbtColumn(column: ColumnSpec, schema: ContractSchema): DbtColumn
   const key = schema.grain.length === 1 && schema.grain[0] === column.name;
   const unique = key || column.unique;
   const notes = ruleNotes(column, ['range', 'pattern', 'length', 'requiredWhen', 'notInFuture']);
-  const description = describeWithNotes(column.description, 'contract-gate also checks', notes);
+  const description = describeWithNotes(column.description, notes);
   const constraints = [...(notNull ? ['not_null'] : []), ...(key ? ['primary_key'] : column.unique ? ['unique'] : [])];
   const tests: DbtColumn['data_tests'] = [...(notNull ? ['not_null'] : []), ...(unique ? ['unique'] : [])];
   // The form without `arguments:` is the one every dbt version reads; 1.10+ only warns about it.

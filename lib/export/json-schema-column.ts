@@ -43,7 +43,7 @@ const LOCAL_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1
 export function columnSchema(column: ColumnSpec, required: boolean): JsonSchema {
   const base = typeSchema(column);
   const unstated = unstatedRules(column);
-  const description = describeWithNotes(column.description, 'contract-gate also checks', ruleNotes(column, unstated));
+  const description = describeWithNotes(column.description, ruleNotes(column, unstated));
   return {
     ...(description === undefined ? {} : { description }),
     ...base,

@@ -58,8 +58,8 @@ function lengthNote(column: ColumnSpec): string | undefined {
 }
 
 /** A column description followed by the notes, e.g. `Order total. contract-gate also checks: at least 0.` */
-export function describeWithNotes(description: string | undefined, lead: string, notes: readonly string[]): string | undefined {
-  const tail = notes.length === 0 ? undefined : `${lead}: ${notes.join('; ')}.`;
+export function describeWithNotes(description: string | undefined, notes: readonly string[]): string | undefined {
+  const tail = notes.length === 0 ? undefined : `contract-gate also checks: ${notes.join('; ')}.`;
   const head = description?.trim();
   if (head && tail) return `${/[.!?]$/.test(head) ? head : `${head}.`} ${tail}`;
   return head || tail;

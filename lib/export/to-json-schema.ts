@@ -14,7 +14,7 @@ const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 export function toJsonSchema(contract: Contract): JsonSchema {
   const { schema } = contract;
   const isRequired = (column: ColumnSpec) => column.required || schema.grain.includes(column.name);
-  const description = describeWithNotes(contract.description, 'contract-gate also checks', grainNote(schema.grain));
+  const description = describeWithNotes(contract.description, grainNote(schema.grain));
   const conditions = schema.columns.flatMap((column) => (column.requiredWhen ? [requiredWhen(column.name, column.requiredWhen)] : []));
   return {
     $schema: DRAFT_2020_12,

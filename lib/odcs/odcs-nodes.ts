@@ -1,6 +1,6 @@
-import { isMap, isScalar, isSeq, Scalar, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { didYouMean } from '../contract/did-you-mean.js';
-import { join, type Entries, type YamlReader } from '../contract/yaml-reader.js';
+import { emptyValueAfter, join, type Entries, type YamlReader } from '../contract/yaml-reader.js';
 
 /**
  * The entries of an ODCS mapping. Unlike the native reader, a key outside `known` is a warning:
@@ -58,14 +58,6 @@ export function peekChild(reader: YamlReader, node: Node | null | undefined, key
 export function optional<T>(entries: Entries, key: string, read: (node: Node | null) => T | undefined): T | undefined {
   const entry = entries.get(key);
   return entry === undefined ? undefined : read(entry.value);
-}
-
-/** A key without a value (`value:`) has no node; this stands in for it, placed where it belongs. */
-function emptyValueAfter(key: Node): Node {
-  const end = key.range?.[1] ?? 0;
-  const empty = new Scalar(null);
-  empty.range = [end, end, end];
-  return empty;
 }
 
 function describe(node: Node | null): string {

@@ -1,12 +1,10 @@
 import { isScalar, type Node } from 'yaml';
+import { NAME, readDate, readVersion } from '../contract/load-contract.js';
 import type { Contract, SemVer } from '../contract/model.js';
-import { parseTemporal } from '../contract/temporal.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, type CustomValues } from './custom-properties.js';
 import { odcsEntries, optional } from './odcs-nodes.js';
 
-const NAME = /^[a-z][a-z0-9_-]*$/;
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 const STATUSES = ['active', 'deprecated', 'retired'] as const;
 const DESCRIPTION_KEYS = ['usage', 'purpose', 'limitations', 'authoritativeDefinitions', 'customProperties'];
 
@@ -39,16 +37,6 @@ function readName(reader: YamlReader, node: Node | null): string | undefined {
   return undefined;
 }
 
-function readVersion(reader: YamlReader, node: Node | null): SemVer | undefined {
-  const value = reader.scalar(node, 'version');
-  if (value === undefined) return undefined;
-  const text = String(value ?? '');
-  const match = SEMVER.exec(text);
-  if (match) return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), text };
-  reader.report('invalid_value', 'version', node, `expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found "${text}"`);
-  return undefined;
-}
-
 /** ODCS statuses are free text; the ones before release (draft, proposed, ...) are gated like active. */
 function readStatus(reader: YamlReader, node: Node | null): Contract['status'] | undefined {
   const text = reader.string(node, 'status');
@@ -57,13 +45,6 @@ function readStatus(reader: YamlReader, node: Node | null): Contract['status'] |
     reader.report('invalid_value', 'status', node, `status "${text}" is not active, deprecated or retired; the contract is enforced as active`, 'warning');
   }
   return text === undefined ? undefined : status ?? 'active';
-}
-
-function readDate(reader: YamlReader, node: Node | null, path: string): string | undefined {
-  const text = reader.string(node, path, 'a date (YYYY-MM-DD)');
-  if (text === undefined || parseTemporal(text, 'date') !== undefined) return text;
-  reader.report('invalid_value', path, node, `expected a date (YYYY-MM-DD), found "${text}"`);
-  return undefined;
 }
 
 /** ODCS describes a contract by purpose, usage and limitations; ours is one text: the purpose. */

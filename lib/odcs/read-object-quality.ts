@@ -69,10 +69,12 @@ function readGrainRule(reader: YamlReader, rule: LibraryRule): ObjectQuality['gr
   return columns?.length ? { columns, node: listed.value, path: `${path}.properties` } : undefined;
 }
 
-function max(a: number | undefined, b: number | undefined): number | undefined {
+/** The larger of two optional numbers; undefined only when both are. */
+export function max(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
-function min(a: number | undefined, b: number | undefined): number | undefined {
+/** The smaller of two optional numbers; undefined only when both are. */
+export function min(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }

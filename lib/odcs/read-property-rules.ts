@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import { isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
-import { patternProblem } from '../contract/pattern-matcher.js';
+import { checkPattern } from '../contract/read-column.js';
 import { describeValue, type YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, type CustomValues } from './custom-properties.js';
 import { notEnforced } from './odcs-warnings.js';
@@ -30,7 +30,8 @@ export function readQualityRules(reader: YamlReader, type: ColumnType, options: 
     reader.report('rule_not_for_type', extra.path, extra.node, `a pattern applies to string columns, not to ${type.kind}`);
   } else if (extra && pattern !== undefined && extra.text !== pattern) {
     notEnforced(reader, extra.path, extra.node, 'a second pattern', 'the column has a pattern in logicalTypeOptions already, and one pattern is checked per column');
-  } else if (extra && validRegex(reader, extra)) {
+  } else if (extra && (extra.text === pattern || validRegex(reader, extra))) {
+    // The same text as logicalTypeOptions.pattern was checked (and charged to the budget) there.
     pattern = extra.text;
   }
   return { required: quality.required ?? false, unique: quality.unique ?? false, enum: values, pattern };
@@ -53,9 +54,7 @@ function enumValues(reader: YamlReader, listed: NonNullable<PropertyQuality['enu
 
 /** The same acceptance as a native contract: a pattern must be safe to run on every value. */
 function validRegex(reader: YamlReader, pattern: NonNullable<PropertyQuality['pattern']>): boolean {
-  const problem = patternProblem(pattern.text);
-  if (problem) reader.report('invalid_regex', pattern.path, pattern.node, problem);
-  return problem === undefined;
+  return checkPattern(reader, pattern.text, pattern.path, pattern.node);
 }
 
 type Extras = Pick<ColumnSpec, 'requiredWhen' | 'notInFuture' | 'default'>;

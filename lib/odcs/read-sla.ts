@@ -2,8 +2,8 @@ import type { Node } from 'yaml';
 import type { Sla, SlaSchedule } from '../contract/model.js';
 import { parseTemporal } from '../contract/temporal.js';
 import { readTimezone } from '../contract/read-sla.js';
+import { readSchedule } from '../contract/read-sla-calendar.js';
 import type { YamlReader } from '../contract/yaml-reader.js';
-import { parseCron } from '../sla/cron.js';
 import { readCustom, SLA_CUSTOM_KEYS, type CustomValues } from './custom-properties.js';
 import type { DatasetRead } from './read-dataset.js';
 import { freshnessColumn, type SlaPromises } from './read-sla-properties.js';
@@ -90,18 +90,6 @@ function readCalendar(reader: YamlReader, node: Node | null, path: string, datas
     node,
     path,
   };
-}
-
-function readSchedule(reader: YamlReader, node: Node | null, path: string): SlaSchedule | undefined {
-  const text = reader.string(node, path, 'daily, weekdays, hourly or a cron expression');
-  if (text === undefined) return undefined;
-  if (text === 'daily' || text === 'weekdays' || text === 'hourly') return { kind: text };
-  const cron = /\s/.test(text.trim()) ? parseCron(text) : { error: `expected daily, weekdays, hourly or a five-field cron expression such as "0 6 * * 1-5", found "${text}"` };
-  if ('error' in cron) {
-    reader.report('invalid_value', path, node, cron.error);
-    return undefined;
-  }
-  return { kind: 'cron', expression: text.trim() };
 }
 
 function readDates(reader: YamlReader, node: Node | null, path: string): string[] | undefined {

@@ -1,12 +1,13 @@
 import type { Node } from 'yaml';
-import { patternProblem } from '../contract/pattern-matcher.js';
 import { isOrderedType, isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
-import { MILLIS_PER_DAY, parseTemporal } from '../contract/temporal.js';
+import { readBound, readPattern } from '../contract/read-column.js';
+import { MILLIS_PER_DAY } from '../contract/temporal.js';
 import { describeValue, type YamlReader } from '../contract/yaml-reader.js';
 import { TYPE_OPTION_KEYS } from './odcs-keys.js';
 import { odcsEntries } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
+import { max as greatest, min as least } from './read-object-quality.js';
 
 export type OptionRules = Pick<ColumnSpec, 'min' | 'max' | 'pattern' | 'minLength' | 'maxLength'>;
 
@@ -34,9 +35,9 @@ export function readTypeOptions(reader: YamlReader, node: Node | null, path: str
   const minLength = read('minLength', isString, 'string', length);
   const maxLength = read('maxLength', isString, 'string', length);
   const pattern = read('pattern', isString, 'string', (o) => readPattern(reader, o.node, o.path));
-  const bound = (o: Option) => readBound(reader, o, type);
-  const min = tighter(Math.max, read('minimum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMinimum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, 1)));
-  const max = tighter(Math.min, read('maximum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMaximum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, -1)));
+  const bound = (o: Option) => readBound(reader, o.node, o.path, type);
+  const min = greatest(read('minimum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMinimum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, 1)));
+  const max = least(read('maximum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMaximum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, -1)));
   if (min !== undefined && max !== undefined && min > max) reader.report('min_greater_than_max', `${path}.minimum`, node, 'the minimum is greater than the maximum');
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) reader.report('min_greater_than_max', `${path}.minLength`, node, 'minLength is greater than maxLength');
   const format = entries.has('format') ? readFormat(reader, at('format'), type, pattern) : undefined;
@@ -53,26 +54,12 @@ interface Option {
   readonly key: string;
 }
 
-function tighter(pick: (a: number, b: number) => number, a: number | undefined, b: number | undefined): number | undefined {
-  const values = [a, b].filter((v): v is number => v !== undefined);
-  return values.length === 0 ? undefined : values.reduce(pick);
-}
-
-function readBound(reader: YamlReader, option: Option, type: ColumnType): number | undefined {
-  if (!isTemporalType(type)) return reader.number(option.node, option.path);
-  const text = reader.string(option.node, option.path, 'an ISO-8601 date or timestamp');
-  if (text === undefined) return undefined;
-  const millis = parseTemporal(text, type.kind === 'date' ? 'date' : 'timestamp');
-  if (millis === undefined) reader.report('invalid_value', option.path, option.node, `expected an ISO-8601 ${type.kind === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp'}, found "${text}"`);
-  return millis;
-}
-
 /**
  * Our bounds are inclusive. An exclusive bound is exact where values are discrete: whole numbers,
  * decimals of a fixed scale and dates step by one unit. Floats and timestamps have no next value.
  */
 function exclusive(reader: YamlReader, option: Option, type: ColumnType, direction: 1 | -1): number | undefined {
-  const bound = readBound(reader, option, type);
+  const bound = readBound(reader, option.node, option.path, type);
   if (bound === undefined) return undefined;
   const step = type.kind === 'int32' || type.kind === 'int64' ? 1 : type.kind === 'date' ? MILLIS_PER_DAY : type.kind === 'decimal' ? 10 ** -type.scale : undefined;
   if (step === undefined) {
@@ -81,14 +68,6 @@ function exclusive(reader: YamlReader, option: Option, type: ColumnType, directi
   }
   const next = bound + direction * step;
   return type.kind === 'decimal' ? Number(next.toFixed(type.scale)) : next;
-}
-
-function readPattern(reader: YamlReader, node: Node | null, path: string): string | undefined {
-  const pattern = reader.string(node, path, 'a regular expression');
-  if (pattern === undefined) return undefined;
-  const problem = patternProblem(pattern);
-  if (problem) reader.report('invalid_regex', path, node, problem);
-  return problem === undefined ? pattern : undefined;
 }
 
 /** A string `format` of uuid becomes a pattern; other string formats are not checked. */

@@ -2,11 +2,6 @@ import { stringify } from 'yaml';
 import type { Contract, Sla } from '../contract/model.js';
 import { custom, schemaObject } from './to-odcs-schema.js';
 
-export interface ExportOptions {
-  /** Bucket of the published data, for the s3 server's location; the gate's own env var name by default. */
-  readonly bucket?: string;
-}
-
 type Json = Record<string, unknown>;
 
 /**
@@ -14,7 +9,7 @@ type Json = Record<string, unknown>;
  * What ODCS has words for goes where ODCS puts it; the rest goes to `contractGate.*` custom
  * properties (see custom-properties.ts), so that parseContract reads back the same contract.
  */
-export function exportOdcs(contract: Contract, options: ExportOptions = {}): string {
+export function exportOdcs(contract: Contract): string {
   const sla = slaProperties(contract);
   const document = {
     apiVersion: 'v3.1.0',
@@ -25,7 +20,7 @@ export function exportOdcs(contract: Contract, options: ExportOptions = {}): str
     status: contract.status,
     ...(contract.description !== undefined ? { description: { purpose: contract.description } } : {}),
     team: team(contract.owner),
-    servers: [server(contract, options.bucket ?? 'GATE_BUCKET')],
+    servers: [server(contract)],
     schema: [schemaObject(contract)],
     ...(sla.length > 0 ? { slaProperties: sla } : {}),
     customProperties: customProperties(contract),
@@ -42,14 +37,14 @@ function team(owner: Contract['owner']): Json {
 
 /**
  * The published prefix, without the partition: `{ds}` is not legal in a URI, so the template
- * travels in contractGate.partition.
+ * travels in contractGate.partition. The bucket is the gate's own env var name, a placeholder.
  */
-function server(contract: Contract, bucket: string): Json {
+function server(contract: Contract): Json {
   const { format } = contract.produces;
   return {
     server: 'published',
     type: 's3',
-    location: `s3://${bucket}/published/${contract.name}/v${contract.version.major}/`,
+    location: `s3://GATE_BUCKET/published/${contract.name}/v${contract.version.major}/`,
     format: format === 'jsonl' ? 'json' : format,
     ...(format === 'jsonl' ? { delimiter: 'new_line' } : {}),
   };

@@ -218,6 +218,16 @@ describe('ODCS → contract: types and options', () => {
     expect(float.problems.map((p) => [p.severity, p.path])).toEqual([['warning', 'schema[0].properties[0].logicalTypeOptions.exclusiveMinimum']]);
   });
 
+  it('keeps the tighter bound when an inclusive and an exclusive one are both given', () => {
+    const both = 'logicalTypeOptions: { minimum: 0, exclusiveMinimum: 5, maximum: 100, exclusiveMaximum: 50 }';
+    expect(typed('logicalType: integer', both).contract?.schema.columns[0]).toMatchObject({ min: 6, max: 49 });
+    const loose = 'logicalTypeOptions: { minimum: 10, exclusiveMinimum: 5, maximum: 40, exclusiveMaximum: 50 }';
+    expect(typed('logicalType: integer', loose).contract?.schema.columns[0]).toMatchObject({ min: 10, max: 40 });
+    const decimal = typed('physicalType: "decimal(6,2)"', 'logicalType: number', 'logicalTypeOptions: { minimum: 0, exclusiveMinimum: 0, maximum: 1, exclusiveMaximum: 1 }');
+    expect(decimal.problems).toEqual([]);
+    expect(decimal.contract?.schema.columns[0]).toMatchObject({ min: 0.01, max: 0.99 });
+  });
+
   it('reads string options and refuses one on a column of another type', () => {
     expect(typed('logicalType: string', 'logicalTypeOptions: { minLength: 2, maxLength: 5, pattern: "^[a-z]+$" }').contract?.schema.columns[0]).toMatchObject({ minLength: 2, maxLength: 5, pattern: '^[a-z]+$' });
     expect(typed('logicalType: string', 'logicalTypeOptions: { format: uuid }').contract?.schema.columns[0]?.pattern).toMatch(/^\^\[0-9a-fA-F\]\{8\}-/);
