@@ -6,9 +6,6 @@ import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
 import { checkPartitionRules } from './partition-rules.js';
 
-/** Kept for lib/gate/decide.ts; isoSeconds lives with the other time formats. */
-export { isoSeconds };
-
 /** One file of a partition, opened only when its turn comes so open handles stay few. */
 export interface PartitionFile {
   /** How the file is named in the report: a path or an object key. */

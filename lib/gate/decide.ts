@@ -1,8 +1,8 @@
 import { buildCheckPlan } from '../checks/check-plan.js';
-import { isoSeconds, runChecks, type CheckRun } from '../checks/validate-partition.js';
+import { runChecks, type CheckRun } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
 import { matchPartition } from '../contract/partition-template.js';
-import { formatTimestamp, parseTemporal } from '../contract/temporal.js';
+import { formatTimestamp, isoSeconds, parseTemporal } from '../contract/temporal.js';
 import { GateError } from '../errors.js';
 import type { Violation } from '../report/report.js';
 import { objectFile } from '../storage/object-file.js';
