@@ -6,15 +6,22 @@ import { UnreadableError } from './table-file.js';
  * into a JS array, past the array's end if the run says so: one forged varint of a few bytes
  * would make it write a billion values. Run headers are read, not values, except that 1-bit
  * streams are counted (a byte per 8 values) for the number of defined values.
+ *
+ * The bounds come from what the bytes can hold and what the decoder spends, not from what some
+ * writer does: writers pad a last bit-packed run by anything from 7 values (arrow) to 255
+ * (DuckDB), and the format lets them.
+ * - A bit-packed run of g groups holds g × width bytes: it cannot claim more than the bytes left.
+ *   hyparquet stops storing values at the end of its output, so padding costs only those bytes.
+ * - A run that needs no bytes per value (RLE, or bit-packed at width 0) is bounded by the page:
+ *   it may run past the values left by at most the page's own count, so hyparquet's work and
+ *   the array it fills stay within twice what the page header declares.
  */
-
-/** A writer pads the last bit-packed group to 8 values; RLE runs are exact. */
-const PADDING = 7;
 
 /**
  * Walks runs until `expected` values are covered or the bytes end (a short stream is for
- * hyparquet to report). Throws when a run claims more values than remain. Returns how many of
- * the expected values are 1 (meaningful for 1-bit streams: the defined values of a page).
+ * hyparquet to report). Throws when a run claims more than its bytes or its page can hold.
+ * Returns how many of the expected values are 1 (meaningful for 1-bit streams: the defined
+ * values of a page).
  */
 export function checkRuns(bytes: Uint8Array, from: number, width: number, expected: number, what: string): number {
   const cursor = { at: from };
@@ -25,9 +32,7 @@ export function checkRuns(bytes: Uint8Array, from: number, width: number, expect
     // Any count within bounds is small enough that hyparquet's 32-bit arithmetic gets the same one.
     const packed = (header & 1) === 1;
     const count = packed ? (header >>> 1) * 8 : header >>> 1;
-    if (count > expected - seen + (packed ? PADDING : 0)) {
-      throw new UnreadableError(`${what} hold a run of ${count} values where at most ${expected - seen} remain in the page`);
-    }
+    checkRun(bytes.length - cursor.at, packed ? width : 0, count, expected - seen, expected, what);
     const used = Math.min(count, expected - seen);
     if (width === 1) ones += packed ? countOnes(bytes, cursor.at, used) : bytes[cursor.at] === 1 ? used : 0;
     // Bytes hyparquet consumes: a bit-packed run reads at least its first byte, an RLE run its value.
@@ -35,6 +40,17 @@ export function checkRuns(bytes: Uint8Array, from: number, width: number, expect
     seen += count;
   }
   return ones;
+}
+
+/** Throws when a run needs more bytes than remain, or overruns its page by more than the page. */
+function checkRun(bytesLeft: number, bitsPerValue: number, count: number, valuesLeft: number, pageValues: number, what: string): void {
+  const bytesNeeded = (count / 8) * bitsPerValue;
+  if (bytesNeeded > bytesLeft) {
+    throw new UnreadableError(`${what} hold a bit-packed run of ${count} values that needs ${bytesNeeded} bytes where ${bytesLeft} remain in the page`);
+  }
+  if (bitsPerValue === 0 && count > valuesLeft + pageValues + 7) {
+    throw new UnreadableError(`${what} hold a run of ${count} values where ${valuesLeft} remain in a page of ${pageValues}`);
+  }
 }
 
 const ONES = Uint8Array.from({ length: 256 }, (_, byte) => byte.toString(2).replaceAll('0', '').length);

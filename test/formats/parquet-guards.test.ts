@@ -152,7 +152,7 @@ describe('Parquet page guards', () => {
     const { layout, page } = dataPage(uncompressed(), 'maybe');
     const body = layout.body.slice();
     body.set([0x80, 0x80, 0x80, 0x80, 0x08], page.headerEnd); // an RLE run of 2^30 levels
-    expect(await outcome(joinFile(body, layout.footer))).toBe('cannot decode rows 0-299: column "maybe", page at byte 0 of its chunk: definition levels hold a run of 1073741824 values where at most 300 remain in the page');
+    expect(await outcome(joinFile(body, layout.footer))).toBe('cannot decode rows 0-299: column "maybe", page at byte 0 of its chunk: definition levels hold a run of 1073741824 values where 300 remain in a page of 300');
   });
 
   it('refuses a delta stream whose block header the format does not allow', async () => {
