@@ -1,6 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import type { CompressionCodec } from 'hyparquet';
 import { compressors, decompressGzip, decompressLz4, decompressLz4Raw, decompressZstd } from 'hyparquet-compressors';
+import { snappyUncompress } from 'hyparquet/src/snappy.js';
 import { UnreadableError } from './table-file.js';
 
 export type Decode = (input: Uint8Array, outputLength: number) => Uint8Array;
@@ -20,6 +21,13 @@ export const DECODERS: Partial<Record<CompressionCodec, Decode>> = {
   LZ4_RAW: decompressLz4Raw,
 };
 
+/**
+ * The WebAssembly Snappy decoder's memory grows to its largest input and output and never shrinks:
+ * one 90 MB page (DuckDB writes a row group as one page) would keep 110 MB for the whole run.
+ * Larger pages go to hyparquet's JavaScript decoder, whose output is freed with the page.
+ */
+const WASM_SNAPPY_BYTES = 4 * 2 ** 20;
+
 function snappy(input: Uint8Array, outputLength: number): Uint8Array {
   let length = 0;
   for (let i = 0, scale = 1; i < 5 && i < input.length; i++, scale *= 128) {
@@ -27,7 +35,10 @@ function snappy(input: Uint8Array, outputLength: number): Uint8Array {
     if (!(input[i]! & 0x80)) break;
   }
   if (length !== outputLength) throw new UnreadableError(`Snappy data declares ${length} bytes but its page header says ${outputLength}`);
-  return compressors.SNAPPY!(input, outputLength);
+  if (outputLength <= WASM_SNAPPY_BYTES) return compressors.SNAPPY!(input, outputLength);
+  const output = new Uint8Array(outputLength);
+  snappyUncompress(input, output);
+  return output;
 }
 
 /**

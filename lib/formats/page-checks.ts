@@ -9,13 +9,16 @@ import { UnreadableError } from './table-file.js';
  * allocate or loop by. Streams in uncompressed bytes are checked now; those inside compressed
  * pages are returned, to be checked by the codec wrapper once decompressed.
  */
-export interface ChunkToCheck {
+export interface PageContext {
   readonly name: string;
-  readonly bytes: Uint8Array;
   readonly meta: ColumnMetaData;
   /** Not REQUIRED: pages carry definition levels. */
   readonly defined: boolean;
   readonly groupRows: number;
+}
+
+export interface ChunkToCheck extends PageContext {
+  readonly bytes: Uint8Array;
 }
 
 /** A compressed page's bytes, and the check to run on what they decompress to. */
@@ -39,11 +42,27 @@ export function checkChunkPages(chunk: ChunkToCheck): DeferredCheck[] {
       reader.offset += size;
       rows += checkPage(chunk, header, data, deferred);
     } catch (error) {
-      if (!(error instanceof UnreadableError)) throw error;
-      throw new UnreadableError(`column "${chunk.name}", page at byte ${start} of its chunk: ${error.message}`);
+      throw pageError(chunk, start, error);
     }
   }
   return deferred;
+}
+
+/**
+ * Checks one page (its header parsed, its data in `data`) for a reader that walks pages itself.
+ * Returns the rows hyparquet will count for it; names the page in the error.
+ */
+export function checkPageAt(chunk: PageContext, start: number, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+  try {
+    return checkPage(chunk, header, data, deferred);
+  } catch (error) {
+    throw pageError(chunk, start, error);
+  }
+}
+
+function pageError(chunk: PageContext, start: number, error: unknown): unknown {
+  if (!(error instanceof UnreadableError)) return error;
+  return new UnreadableError(`column "${chunk.name}", page at byte ${start} of its chunk: ${error.message}`);
 }
 
 function readHeader(reader: { view: DataView; offset: number }): PageHeader | undefined {
@@ -55,7 +74,7 @@ function readHeader(reader: { view: DataView; offset: number }): PageHeader | un
 }
 
 /** Checks one page; returns the rows hyparquet will count for it (it decodes num_values or throws). */
-function checkPage(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+function checkPage(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
   const compressed = chunk.meta.codec !== 'UNCOMPRESSED';
   if (header.type === 'DATA_PAGE' && header.data_page_header) {
     const values = count(header.data_page_header.num_values, chunk.groupRows, 'values');
@@ -68,7 +87,7 @@ function checkPage(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, de
   return 0;
 }
 
-function checkPageV2(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
   const v2 = header.data_page_header_v2!;
   const values = count(v2.num_values, chunk.groupRows, 'values');
   const nulls = count(v2.num_nulls, values, 'nulls');
@@ -88,7 +107,7 @@ function checkPageV2(chunk: ChunkToCheck, header: PageHeader, data: Uint8Array, 
   return values;
 }
 
-function pageShape(chunk: ChunkToCheck, version: 1 | 2, encoding: PageShape['encoding'], values: number, stored: number): PageShape {
+function pageShape(chunk: PageContext, version: 1 | 2, encoding: PageShape['encoding'], values: number, stored: number): PageShape {
   return { version, encoding, values, stored, defined: chunk.defined, type: chunk.meta.type };
 }
 

@@ -1,10 +1,9 @@
 import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
-import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
-import { getSchemaPath } from 'hyparquet/src/schema.js';
+import { convert } from 'hyparquet/src/convert.js';
 import type { ByteSource } from './byte-source.js';
+import { columnDecoder } from './column-decoder.js';
 import { guardedCompressors } from './guarded-codecs.js';
-import { NUMERIC_TIME } from './parquet-rows.js';
 
 /** A dictionary page larger than this is not worth fetching to save a decode. */
 const MAX_DICTIONARY_BYTES = 1024 * 1024;
@@ -30,12 +29,11 @@ export async function readDictionary(source: ByteSource, metadata: FileMetaData,
   try {
     const reader = { view: new DataView(bytes), offset: 0 };
     const header = parquetHeader(reader);
-    const schemaPath = getSchemaPath(metadata.schema, meta.path_in_schema);
-    const element = schemaPath.at(-1)?.element;
+    const decoder = columnDecoder(metadata, meta, guardedCompressors());
+    const element = decoder?.element;
     const values = header.dictionary_page_header?.num_values;
     const least = element?.type === 'FIXED_LEN_BYTE_ARRAY' ? (element.type_length ?? 0) : MIN_VALUE_BYTES[meta.type] ?? 0;
-    if (header.type !== 'DICTIONARY_PAGE' || !element || values === undefined || !(least > 0 && values * least <= header.uncompressed_page_size)) return undefined;
-    const decoder = { pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec, parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors: guardedCompressors(), utf8: true };
+    if (header.type !== 'DICTIONARY_PAGE' || !decoder || !element || values === undefined || !(least > 0 && values * least <= header.uncompressed_page_size)) return undefined;
     const page = readPage(reader, header, decoder, undefined, undefined, 0);
     return page.data ? Array.from(convert(page.data, decoder)) : undefined;
   } catch {

@@ -3,8 +3,10 @@ import type { ByteSource } from './byte-source.js';
 import { describeElement, storedType } from './parquet-types.js';
 import { chunkStatistics } from './parquet-statistics.js';
 import { readDictionary } from './parquet-dictionary.js';
-import { readFooter } from './parquet-footer.js';
-import { NUMERIC_TIME, readRows, type ParquetFileInfo } from './parquet-rows.js';
+import { NUMERIC_TIME } from './column-decoder.js';
+import { readFooter, type ParquetFileInfo } from './parquet-footer.js';
+import { readRows } from './parquet-rows.js';
+import { groupSlices, WHOLE_GROUP_VALUES } from './group-slices.js';
 import type { FileSchema, RowGroupInfo, TableFile, TypedColumn } from './table-file.js';
 
 interface LoadedFile extends ParquetFileInfo {
@@ -16,7 +18,12 @@ interface LoadedFile extends ParquetFileInfo {
  * is checked before it is trusted and every page before it is decoded (see parquet-limits.ts), so
  * a hostile file ends as an UnreadableError, not an exhausted process.
  */
-export function openParquetFile(source: ByteSource): TableFile {
+export interface ParquetReadOptions {
+  /** Row groups holding more values than this (rows × columns read) are read in slices. */
+  readonly wholeGroupValues?: number;
+}
+
+export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES }: ParquetReadOptions = {}): TableFile {
   let loaded: Promise<LoadedFile> | undefined;
   const load = () => (loaded ??= loadFile(source));
   return {
@@ -30,7 +37,8 @@ export function openParquetFile(source: ByteSource): TableFile {
       for (const group of rowGroups(source, file, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
-        yield await readRows(source, file, chosen, group, { rowStart: group.rowStart, rowCount: group.rowCount, hashOnly });
+        if (group.rowCount * chosen.length > wholeGroupValues) yield* groupSlices(source, file, group, chosen, hashOnly);
+        else yield await readRows(source, file, chosen, group, { rowStart: group.rowStart, rowCount: group.rowCount, hashOnly });
       }
     },
     async *readRows(columns, rows) {

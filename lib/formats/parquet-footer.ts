@@ -1,4 +1,4 @@
-import { parquetMetadata, type FileMetaData, type ParquetParsers } from 'hyparquet';
+import { parquetMetadata, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
 import { markGeoColumns } from 'hyparquet/src/geoparquet.js';
 import { describeError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
@@ -6,6 +6,12 @@ import { checkFooter } from './footer-checks.js';
 import { formatBytes, MAX_FOOTER_BYTES } from './parquet-limits.js';
 import { UnreadableError } from './table-file.js';
 import { checkFooterSize } from './thrift-budget.js';
+
+/** A checked footer and its top-level schema elements by name (the first wins, as in hyparquet). */
+export interface ParquetFileInfo {
+  readonly metadata: FileMetaData;
+  readonly elements: ReadonlyMap<string, SchemaElement>;
+}
 
 /** Footers of files with a few hundred columns fit; larger ones cost a second read. */
 const FOOTER_GUESS = 64 * 1024;

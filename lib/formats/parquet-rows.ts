@@ -1,26 +1,13 @@
 import { GateError } from '../errors.js';
-import { parquetRead, type ColumnData, type ColumnMetaData, type Compressors, type FileMetaData, type ParquetParsers, type SchemaElement } from 'hyparquet';
+import { parquetRead, type ColumnData, type ColumnMetaData, type Compressors, type FileMetaData } from 'hyparquet';
 import type { ByteSource } from './byte-source.js';
+import { NUMERIC_TIME } from './column-decoder.js';
 import { guardedCompressors } from './guarded-codecs.js';
 import { checkChunkPages, type ChunkToCheck, type DeferredCheck } from './page-checks.js';
-import { reason } from './parquet-footer.js';
+import { reason, type ParquetFileInfo } from './parquet-footer.js';
 import { hashChunkKeys, keyHashable } from './parquet-key-hashes.js';
 import { prefetchedSource, type ByteRange, type PrefetchedSource } from './prefetched-source.js';
 import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
-
-/** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
-export const NUMERIC_TIME: Partial<ParquetParsers> = {
-  timestampFromMilliseconds: (millis) => Number(millis),
-  timestampFromMicroseconds: (micros) => Number(micros) / 1_000,
-  timestampFromNanoseconds: (nanos) => Number(nanos) / 1_000_000,
-  dateFromDays: (days) => days * 86_400_000,
-};
-
-/** A checked footer and its top-level schema elements by name (the first wins, as in hyparquet). */
-export interface ParquetFileInfo {
-  readonly metadata: FileMetaData;
-  readonly elements: ReadonlyMap<string, SchemaElement>;
-}
 
 interface GroupChunk {
   readonly name: string;

@@ -1,0 +1,23 @@
+import type { ColumnMetaData, Compressors, FileMetaData, ParquetParsers } from 'hyparquet';
+import type { ColumnDecoder } from 'hyparquet/src/types.js';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { getSchemaPath } from 'hyparquet/src/schema.js';
+
+/** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
+export const NUMERIC_TIME: Partial<ParquetParsers> = {
+  timestampFromMilliseconds: (millis) => Number(millis),
+  timestampFromMicroseconds: (micros) => Number(micros) / 1_000,
+  timestampFromNanoseconds: (nanos) => Number(nanos) / 1_000_000,
+  dateFromDays: (days) => days * 86_400_000,
+};
+
+/** How hyparquet decodes one column's pages as we read them: numeric time, strings as UTF-8. */
+export function columnDecoder(metadata: FileMetaData, meta: ColumnMetaData, compressors: Compressors): ColumnDecoder | undefined {
+  const schemaPath = getSchemaPath(metadata.schema, meta.path_in_schema);
+  const element = schemaPath.at(-1)?.element;
+  if (!element) return undefined;
+  return {
+    pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec,
+    parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors, utf8: true,
+  };
+}

@@ -1,0 +1,89 @@
+import { GateError } from '../errors.js';
+import { reason, type ParquetFileInfo } from './parquet-footer.js';
+import { keyHashable } from './parquet-key-hashes.js';
+import type { ByteSource } from './byte-source.js';
+import { columnPages } from './column-pages.js';
+import type { SlicedPage } from './sliced-page.js';
+import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
+
+/**
+ * A row group holding more values than this (rows × columns read) is read in slices of rows with
+ * its pages streamed, so memory follows the slice and the page, not the group: writers such as
+ * Spark, pyarrow and DuckDB with ROW_GROUP_SIZE make groups of millions of rows. Smaller groups
+ * are read whole, which lets key columns be hashed from their pages (see parquet-rows.ts).
+ */
+export const WHOLE_GROUP_VALUES = 4_000_000;
+/** Values a slice holds across its columns, whatever the width: a string is ~50 bytes of heap. */
+const SLICE_VALUES = 262_144;
+const SLICE_ROWS_MIN = 1_024;
+/** Bytes each column's page window reads ahead, shared across the columns read. */
+const WINDOW_BUDGET = 32 * 2 ** 20;
+const WINDOW_MIN = 256 * 1024;
+const WINDOW_MAX = 8 * 2 ** 20;
+
+/** Batches of a row group's rows, in order, each covering every column asked for. */
+export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string> = new Set()): AsyncGenerator<ColumnBatch> {
+  const { metadata } = info;
+  const sliceRows = Math.max(SLICE_ROWS_MIN, Math.floor(SLICE_VALUES / Math.max(1, columns.length)));
+  const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
+  const queues = new Map<string, PageQueue>();
+  for (const chunk of metadata.row_groups[group.index]?.columns ?? []) {
+    const meta = chunk.meta_data;
+    const name = meta?.path_in_schema.join('.');
+    if (!meta || name === undefined || !columns.includes(name) || queues.has(name)) continue;
+    const element = info.elements.get(name);
+    const hashed = hashOnly.has(name) && element !== undefined && keyHashable(element);
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, metadata, meta, group.rowCount, window, hashed)));
+  }
+  for (let done = 0; done < group.rowCount; done += sliceRows) {
+    const rowStart = group.rowStart + done;
+    const rowCount = Math.min(sliceRows, group.rowCount - done);
+    try {
+      const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount)] as const));
+      const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
+      const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
+      // The last slice lets go of the group's pages before the engine moves on (a page can be 90 MB).
+      if (done + sliceRows >= group.rowCount) for (const queue of queues.values()) await queue.close();
+      yield { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
+    } catch (error) {
+      if (error instanceof GateError || error instanceof UnreadableError) throw error;
+      throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
+    }
+  }
+}
+
+/** One column's pages, handed out as runs of rows that may cross page boundaries. */
+class PageQueue {
+  private page: SlicedPage | undefined;
+  /** Rows in the pages fetched so far. */
+  private fetched = 0;
+
+  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+
+  async take(count: number): Promise<ArrayLike<unknown>> {
+    if (this.page && this.page.left >= count) return this.page.take(count);
+    const out: { [i: number]: unknown; length: number } = this.hashed ? new Float64Array(count) : new Array<unknown>(count);
+    for (let filled = 0; filled < count;) {
+      const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+      const run = page.take(Math.min(count - filled, page.left));
+      for (let i = 0; i < run.length; i++) out[filled + i] = run[i];
+      filled += run.length;
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.page = undefined;
+    await this.pages.return?.(undefined);
+  }
+
+  private async nextPage(): Promise<SlicedPage> {
+    const next = await this.pages.next();
+    if (next.done) {
+      throw new UnreadableError(`column "${this.name}" has ${this.fetched} values in a row group of ${this.groupRows} rows`);
+    }
+    this.page = next.value;
+    this.fetched += next.value.left;
+    return next.value;
+  }
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { hashValue } from '../../lib/checks/key-hash.js';
+import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
+import { openParquetFile } from '../../lib/formats/parquet-file.js';
+import type { ColumnBatch, TableFile } from '../../lib/formats/table-file.js';
+import { wideTable } from '../matrix/wide-table.js';
+import { PARQUET_WRITERS, writeCached } from '../writers/index.js';
+import { recordingSource } from '../fixtures/table-files.js';
+
+/**
+ * Large row groups are read in slices, their pages streamed and decoded a run of rows at a time
+ * (lib/formats/group-slices.ts). The slicing reader is held against hyparquet's whole-group decode
+ * on files of every writer of the matrix: forcing slices on (a threshold of 0 values) must give
+ * the same values, row for row, and key hashes equal to hashing those values.
+ */
+const ROWS = 20_000;
+const table = wideTable(ROWS);
+const columns = table.columns.map((c) => c.name);
+
+async function readAll(file: TableFile, hashOnly?: ReadonlySet<string>): Promise<{ batches: ColumnBatch[]; values: Map<string, unknown[]>; hashes: Map<string, number[]> }> {
+  const batches: ColumnBatch[] = [];
+  for await (const batch of file.batches(columns, hashOnly ? { hashOnly } : {})) batches.push(batch);
+  const values = new Map(columns.map((name) => [name, batches.flatMap((b) => Array.from(b.columns.get(name) ?? []))]));
+  const hashes = new Map([...(hashOnly ?? [])].map((name) => [name, batches.flatMap((b) => Array.from(b.hashes?.get(name) ?? []))]));
+  return { batches, values, hashes };
+}
+
+/** The first row where two columns differ, in words; undefined when they agree (cheaper than toEqual on 20k rows). */
+function firstDifference(actual: readonly unknown[] = [], expected: readonly unknown[] = []): string | undefined {
+  if (actual.length !== expected.length) return `${actual.length} values where ${expected.length} were expected`;
+  const same = (a: unknown, b: unknown) => Object.is(a, b) || (a instanceof Uint8Array && b instanceof Uint8Array && Buffer.compare(a, b) === 0);
+  const row = actual.findIndex((value, i) => !same(value, expected[i]));
+  return row < 0 ? undefined : `row ${row}: ${String(actual[row])} where ${String(expected[row])} was expected`;
+}
+
+const sliced = (bytes: Uint8Array) => openParquetFile(byteSourceFromBytes(bytes), { wholeGroupValues: 0 });
+const whole = (bytes: Uint8Array) => openParquetFile(byteSourceFromBytes(bytes), { wholeGroupValues: Infinity });
+
+describe('reading large row groups in slices', () => {
+  for (const variant of PARQUET_WRITERS) {
+    it(`decodes every column of a ${variant.id} file exactly as the whole-group reader does (${variant.settings})`, async () => {
+      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+      const expected = await readAll(whole(bytes));
+      const actual = await readAll(sliced(bytes));
+      expect(actual.batches.reduce((n, b) => n + b.rowCount, 0)).toBe(ROWS);
+      for (const name of columns) expect(firstDifference(actual.values.get(name), expected.values.get(name)), name).toBeUndefined();
+    });
+  }
+
+  for (const variant of PARQUET_WRITERS) {
+    it(`hashes the string key columns of a ${variant.id} file from their pages as hashing their decoded values would`, async () => {
+      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+      const keys = new Set(table.columns.filter((c) => c.type === 'string').map((c) => c.name));
+      const expected = await readAll(whole(bytes));
+      const actual = await readAll(sliced(bytes), keys);
+      for (const name of keys) {
+        const want = expected.values.get(name)!.map((v) => (v === null || v === undefined ? NaN : hashValue(v)));
+        expect(firstDifference(actual.hashes.get(name), want), name).toBeUndefined();
+      }
+    });
+  }
+
+  it('reads a large row group in several batches that cover its rows in order', async () => {
+    const bytes = readFileSync(await writeCached(PARQUET_WRITERS.find((v) => v.id === 'duckdb-one-group')!, table, 'wide'));
+    const { batches } = await readAll(sliced(bytes));
+    expect(batches.length).toBeGreaterThan(1);
+    batches.forEach((batch, i) => expect(batch.rowStart).toBe(i === 0 ? 0 : batches[i - 1]!.rowStart + batches[i - 1]!.rowCount));
+  });
+
+  it('streams a column chunk through windows instead of fetching it whole', async () => {
+    const bytes = readFileSync(await writeCached(PARQUET_WRITERS.find((v) => v.id === 'duckdb-one-group')!, table, 'wide'));
+    const source = recordingSource(bytes);
+    for await (const batch of openParquetFile(source, { wholeGroupValues: 0 }).batches(['code'])) expect(batch.columns.get('code')).toBeDefined();
+    expect(Math.max(...source.reads)).toBeLessThan(bytes.length / 2);
+  });
+});
