@@ -3,6 +3,7 @@ import { satisfies } from '../formats/parquet-types.js';
 import type { FileSchema } from '../formats/table-file.js';
 import type { CheckPlan, ColumnPlan } from './check-plan.js';
 import { coerceFor, type Coerce } from './coerce-value.js';
+import { typeMismatchDetail } from './type-mismatch.js';
 import type { ViolationLog } from './violation-log.js';
 
 /** A contract column this file has with a usable type, and how to read its raw values. */
@@ -40,7 +41,7 @@ function typeMatches(column: ColumnPlan, stored: Extract<FileSchema, { kind: 'ty
   if (!stored) return false;
   if (stored.type.kind !== 'unsupported' && satisfies(column.spec.type, stored.type)) return true;
   const found = stored.type.kind === 'unsupported' ? `${stored.physical} (${stored.type.detail})` : `${stored.physical} (${formatColumnType(stored.type)})`;
-  log.add('type', column.spec.name, `column ${column.spec.name} is not ${column.spec.typeText} in {count} {file|files}`, { file, row: null, value: found });
+  log.add('type', column.spec.name, typeMismatchDetail(column.spec, stored.type), { file, row: null, value: found });
   return false;
 }
 

@@ -16,18 +16,8 @@ export interface ValueRule {
 export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
   const rows = `{count} {row|rows} of ${column.name}`;
   const rules: ValueRule[] = [];
-  if (column.enum) {
-    const allowed = new Set<unknown>(column.enum);
-    rules.push({ rule: 'enum', detail: `${rows} {has|have} a value not in [${column.enum.join(', ')}]`, fails: (v) => !allowed.has(v) });
-  }
-  if (column.min !== undefined) {
-    const min = column.min;
-    rules.push({ rule: 'min', detail: `${rows} {is|are} below the minimum ${formatBound(min, column.type)}`, fails: (v) => !((v as number) >= min) });
-  }
-  if (column.max !== undefined) {
-    const max = column.max;
-    rules.push({ rule: 'max', detail: `${rows} {is|are} above the maximum ${formatBound(max, column.type)}`, fails: (v) => !((v as number) <= max) });
-  }
+  if (column.enum) rules.push(...enumRules(column, rows));
+  if (column.min !== undefined || column.max !== undefined) rules.push(...boundRules(column, rows));
   if (column.pattern !== undefined) rules.push(patternRule(column.pattern, rows));
   if (column.minLength !== undefined || column.maxLength !== undefined) {
     rules.push(lengthRule(column, rows));
@@ -36,6 +26,50 @@ export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
     rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than the check time ${formatTimestamp(now)}`, fails: (v) => (v as number) > now });
   }
   return rules;
+}
+
+/**
+ * An enum is declared on string columns only (the loaders refuse it elsewhere). Should numbers
+ * arrive by another road, NaN is no member even when listed, as NaN equals nothing; and it is
+ * reported as NaN rather than as an unlisted value.
+ */
+function enumRules(column: ColumnSpec, rows: string): ValueRule[] {
+  const listed = `[${column.enum!.join(', ')}]`;
+  const allowed = new Set<unknown>(column.enum);
+  const detail = `${rows} {has|have} a value not in ${listed}`;
+  if (column.type.kind === 'string') return [{ rule: 'enum', detail, fails: (v) => !allowed.has(v) }];
+  return [{ rule: 'enum', detail, fails: (v) => v === v && !allowed.has(v) }, nanRule('enum', rows, `in ${listed}`)];
+}
+
+/**
+ * `min` and `max`. A NaN is a value (it satisfies `required`) but no bound: it is counted once,
+ * under `min` when the column has one and `max` otherwise, with its own message, instead of as
+ * both below the minimum and above the maximum. Only floats hold NaN; other types keep the
+ * negated comparison, so a NaN that should not exist still fails rather than slips through.
+ */
+function boundRules(column: ColumnSpec, rows: string): ValueRule[] {
+  const { min, max, type } = column;
+  const floats = type.kind === 'float32' || type.kind === 'float64';
+  const rules: ValueRule[] = [];
+  if (min !== undefined) {
+    const detail = `${rows} {is|are} below the minimum ${formatBound(min, type)}`;
+    rules.push({ rule: 'min', detail, fails: floats ? (v) => (v as number) < min : (v) => !((v as number) >= min) });
+  }
+  if (max !== undefined) {
+    const detail = `${rows} {is|are} above the maximum ${formatBound(max, type)}`;
+    rules.push({ rule: 'max', detail, fails: floats ? (v) => (v as number) > max : (v) => !((v as number) <= max) });
+  }
+  if (floats) rules.push(nanRule(min !== undefined ? 'min' : 'max', rows, boundsText(column)));
+  return rules;
+}
+
+function boundsText({ min, max, type }: ColumnSpec): string {
+  if (min !== undefined && max !== undefined) return `within [${formatBound(min, type)}, ${formatBound(max, type)}]`;
+  return min !== undefined ? `at or above the minimum ${formatBound(min, type)}` : `at or below the maximum ${formatBound(max!, type)}`;
+}
+
+function nanRule(rule: RuleId, rows: string, wanted: string): ValueRule {
+  return { rule, detail: `${rows} {is|are} NaN, which is not a number ${wanted}`, fails: (v) => v !== v };
 }
 
 /**

@@ -8,14 +8,15 @@ export const DEMO_NOW = '2026-11-30T05:00:00Z';
 
 const EXAMPLES = [
   { label: 'good', dir: 'contracts/examples/orders/good/dt=2026-11-29' },
+  { label: 'duckdb', dir: 'contracts/examples/orders/duckdb/dt=2026-11-29' },
   { label: 'bad', dir: 'contracts/examples/orders/bad/dt=2026-11-29' },
 ];
 
-/** `demo`: validates the shipped good and bad partitions and prints both verdicts. */
+/** `demo`: validates the shipped partitions (good, good as DuckDB wrote it, bad) and prints each verdict. */
 export async function demoCommand(_args: string[], io: CliIo): Promise<number> {
   const root = fileURLToPath(new URL('../../', import.meta.url).href.replace(/dist\/$/, ''));
   const contract = `${root}contracts/orders.v1.yaml`;
-  io.stdout(`contract-gate demo: validating two partitions against contracts/orders.v1.yaml as of ${DEMO_NOW}\n`);
+  io.stdout(`contract-gate demo: validating ${EXAMPLES.length} partitions against contracts/orders.v1.yaml as of ${DEMO_NOW}\n`);
   for (const example of EXAMPLES) {
     io.stdout(`\n$ contract-gate validate --contract contracts/orders.v1.yaml ${example.dir} --now ${DEMO_NOW}\n`);
     const report = await runValidation(contract, [`${root}${example.dir}`], Date.parse(DEMO_NOW), io, io.stderr);

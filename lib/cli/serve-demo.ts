@@ -9,18 +9,21 @@ const EXAMPLES = join('examples', 'orders');
 const PARTITION = 'dt=2026-11-29';
 
 /**
- * Drops the good example partition as `dt=2026-11-29` and the bad one as `dt=2026-11-28`, waits
- * for the gate, and lists where everything went.
+ * Every example holds orders of 2026-11-29 (the freshness rule wants them recent as of
+ * DEMO_NOW); each is dropped as a partition of its own so each gets its own verdict.
  */
+const DEMO_DROPS = [
+  { kind: 'good', partition: PARTITION, what: 'the good example' },
+  { kind: 'duckdb', partition: 'dt=2026-11-27', what: 'the good example DuckDB wrote (COPY ... (FORMAT parquet), default settings)' },
+  { kind: 'bad', partition: 'dt=2026-11-28', what: 'the bad example' },
+] as const;
+
+/** Drops each example partition, waits for the gate after each, and lists where everything went. */
 export async function runDemo(gate: LocalGate, contractsDir: string, print: (line: string) => void): Promise<void> {
-  const drops = [
-    { kind: 'good', partition: PARTITION },
-    { kind: 'bad', partition: 'dt=2026-11-28' },
-  ];
-  for (const drop of drops) {
+  for (const drop of DEMO_DROPS) {
     const files = await localDropFiles(join(contractsDir, EXAMPLES, drop.kind, PARTITION));
     const prefix = stagingPrefix(DEFAULT_LAYOUT, { dataset: 'orders', major: 1, partition: drop.partition });
-    print(`\ndemo: dropping the ${drop.kind} example as s3://${gate.bucket}/${prefix}`);
+    print(`\ndemo: dropping ${drop.what} as s3://${gate.bucket}/${prefix}`);
     await dropPartition(gate.store, DEFAULT_LAYOUT, prefix, files);
     await gate.settled();
   }

@@ -5,6 +5,7 @@ import type { Decision } from './decision.js';
 import { markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
+import { quarantinedReport } from './quarantined-report.js';
 import { successManifest } from './success-manifest.js';
 
 export interface CarryOutDeps {
@@ -50,7 +51,7 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<void>
   for (const file of decision.files) await copyOnce(store, file.key, `${prefix}${file.relative}`, file);
   const marker = decision.report.source.marker;
   await copyOnce(store, markerKey(layout, decision.address), `${prefix}${layout.marker}`, { size: -1, etag: marker.etag }).catch(ignoreNotFound);
-  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(decision.report, null, 2)}\n`, decision.attempt);
+  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(quarantinedReport(decision, layout), null, 2)}\n`, decision.attempt);
 }
 
 /** Copies unless an earlier delivery already did; a vanished source is fine if its copy exists. */

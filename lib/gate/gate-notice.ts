@@ -2,6 +2,8 @@ import type { Notice } from '../notify/notifier.js';
 import { describeViolation } from '../report/text-report.js';
 import type { Decision } from './decision.js';
 import { publishedPrefix, quarantinePrefix, stagingPrefix, type GateLayout } from './gate-layout.js';
+import type { GateReport } from './gate-report.js';
+import { quarantinedReport } from './quarantined-report.js';
 
 const TOP_VIOLATIONS = 5;
 
@@ -21,7 +23,7 @@ export function gateNotice(decision: Decision, layout: GateLayout, location: str
     `Attempt:   ${decision.attempt}`,
     ...report.warnings.map((w) => `Warning:   ${w}`),
     '',
-    ...(published ? [] : topViolations(decision)),
+    ...(published ? [] : topViolations(quarantinedReport(decision, layout))),
     `Data:      ${location}/${where}`,
     published ? `Manifest:  ${location}/${where}${layout.success}` : `Report:    ${location}/${where}${layout.report}`,
     ...(published ? [] : ['', `Fix the data and drop it again into ${location}/${stagingPrefix(layout, address)} (data files first, ${layout.marker} last).`]),
@@ -40,8 +42,8 @@ export function gateNotice(decision: Decision, layout: GateLayout, location: str
   };
 }
 
-function topViolations(decision: Decision): string[] {
-  const { report } = decision;
+/** From the quarantined report, so the samples name the keys the files now have. */
+function topViolations(report: GateReport): string[] {
   // One line each, as in the text report; a message's own line breaks make lines of their own.
   const text = report.violations.slice(0, TOP_VIOLATIONS).flatMap(describeViolation).join('\n').split('\n').filter(Boolean);
   const more = report.violations.length > TOP_VIOLATIONS ? [`  … and ${report.violations.length - TOP_VIOLATIONS} more in the report`] : [];

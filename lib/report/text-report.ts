@@ -21,7 +21,9 @@ function headline(report: Report): string {
 /** One violation as the text report shows it: rule and message, then a few samples. */
 export function describeViolation(violation: Violation): string[] {
   const where = violation.column === undefined ? violation.rule : `${violation.rule} ${violation.column}`;
-  const lines = [`  ✗ ${where}: ${violation.message}`];
+  // A message's further lines (a `fix:` line) sit under the first, where the samples go too.
+  const [first, ...rest] = violation.message.split('\n');
+  const lines = [`  ✗ ${where}: ${first}`, ...rest.map((line) => `      ${line}`)];
   const shown = violation.samples.slice(0, SAMPLES_SHOWN).map(formatSample);
   if (shown.length > 0) {
     const more = violation.samples.length > SAMPLES_SHOWN ? ', …' : '';

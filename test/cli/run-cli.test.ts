@@ -95,10 +95,11 @@ describe('contract-gate lint', () => {
 });
 
 describe('contract-gate demo', () => {
-  it('validates the shipped good and bad partitions and prints both verdicts', async () => {
+  it('validates the shipped partitions, the DuckDB-written one among them, and prints each verdict', async () => {
     const { code, stdout } = await run(['demo']);
     expect(code).toBe(0);
     expect(stdout).toContain('PASS orders 1.2.0: 2 files, 1,200 rows, no violations');
+    expect(stdout).toContain('PASS orders 1.2.0: 1 file, 1,500 rows, no violations');
     expect(stdout).toContain('FAIL orders 1.2.0: 2 files, 1,200 rows, 7 violations');
   });
 });
