@@ -21,7 +21,7 @@ const SCHEMA: SchemaElement[] = [
 
 const rows = Number(process.argv[2]);
 const layout = process.argv[3] as Layout;
-if (!Number.isSafeInteger(rows) || rows <= 0 || (layout !== 'one' && layout !== 'ten')) throw new Error('usage: generate-data <rows> <one|ten>');
+if (!Number.isSafeInteger(rows) || rows <= 0 || !['one', 'ten', 'duckdb-one-group'].includes(layout)) throw new Error('usage: generate-data <rows> <one|ten|duckdb-one-group>');
 
 const target = partitionDir(rows, layout);
 if (existsSync(target)) process.exit(0);
@@ -29,6 +29,22 @@ const staging = `${target}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
 const started = performance.now();
+if (layout === 'duckdb-one-group') await rewriteWithDuckDB(join(partitionDir(rows, 'one'), fileName(0)), join(staging, fileName(0)), rows);
+else writeWithHyparquet(rows, layout, staging);
+mkdirSync(dirname(target), { recursive: true });
+renameSync(staging, target);
+process.stderr.write(`generated ${target} (${rows.toLocaleString('en-US')} rows, ${fileCount(layout)} file(s)) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+/** DuckDB's own writer, its defaults but one row group: the same rows, written as DuckDB writes them. */
+async function rewriteWithDuckDB(source: string, file: string, rowGroup: number): Promise<void> {
+  if (!existsSync(source)) throw new Error(`${source} is missing: generate the 'one' layout first`);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  await connection.run(`COPY (SELECT * FROM read_parquet('${source}')) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE ${rowGroup})`);
+  connection.closeSync();
+}
+
+function writeWithHyparquet(rows: number, layout: Layout, staging: string): void {
 for (let index = 0; index < fileCount(layout); index++) {
   const { first, end } = fileRows(rows, layout, index);
   const writer = new ParquetWriter({ writer: fileWriter(join(staging, fileName(index))), schema: SCHEMA, codec: 'SNAPPY', statistics: true });
@@ -39,6 +55,4 @@ for (let index = 0; index < fileCount(layout); index++) {
   }
   writer.finish();
 }
-mkdirSync(dirname(target), { recursive: true });
-renameSync(staging, target);
-process.stderr.write(`generated ${target} (${rows.toLocaleString('en-US')} rows, ${fileCount(layout)} file(s)) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}

@@ -17,7 +17,8 @@ const FILES_PER_SPLIT = 10;
 /** Bump when the generated data changes, so stale files are not reused. */
 const DATA_VERSION = 'orders6-v1';
 
-export type Layout = 'one' | 'ten';
+/** One file, ten files, or the one file rewritten by DuckDB as a single row group (as Spark or DuckDB with ROW_GROUP_SIZE write). */
+export type Layout = 'one' | 'ten' | 'duckdb-one-group';
 
 /** `bench/data/orders6-v1/rows-5000000/ten/dt=2026-11-29`: the partition directory of one layout. */
 export function partitionDir(rows: number, layout: Layout): string {
@@ -30,12 +31,12 @@ export function fileName(index: number): string {
 
 /** Rows [first, end) of the whole partition that file `index` of a layout holds. */
 export function fileRows(rows: number, layout: Layout, index: number): { first: number; end: number } {
-  if (layout === 'one') return { first: 0, end: rows };
+  if (layout !== 'ten') return { first: 0, end: rows };
   return { first: Math.floor((index * rows) / FILES_PER_SPLIT), end: Math.floor(((index + 1) * rows) / FILES_PER_SPLIT) };
 }
 
 export function fileCount(layout: Layout): number {
-  return layout === 'one' ? 1 : FILES_PER_SPLIT;
+  return layout === 'ten' ? FILES_PER_SPLIT : 1;
 }
 
 const STATUSES = ['placed', 'paid', 'paid', 'placed', 'cancelled'] as const;

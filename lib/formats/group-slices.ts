@@ -23,32 +23,71 @@ const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Batches of a row group's rows, in order, each covering every column asked for. */
 export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string> = new Set()): AsyncGenerator<ColumnBatch> {
-  const { metadata } = info;
   const sliceRows = Math.max(SLICE_ROWS_MIN, Math.floor(SLICE_VALUES / Math.max(1, columns.length)));
+  const queues = openQueues(source, info, group, columns, hashOnly);
+  for (let done = 0; done < group.rowCount; done += sliceRows) {
+    const rowStart = group.rowStart + done;
+    const rowCount = Math.min(sliceRows, group.rowCount - done);
+    const batch = await decoding(rowStart, rowCount, () => takeRows(group, queues, rowStart, rowCount));
+    // The last slice lets go of the group's pages before the engine moves on (a page can be 90 MB).
+    if (done + sliceRows >= group.rowCount) await closeQueues(queues);
+    yield batch;
+  }
+}
+
+/**
+ * Single rows of a large row group (0-based within the file, ascending), one batch a row, in one
+ * pass over its pages: the rows between are decoded a slice at a time and dropped.
+ */
+export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], rows: readonly number[]): AsyncGenerator<ColumnBatch> {
+  const queues = openQueues(source, info, group, columns, new Set());
+  try {
+    let next = group.rowStart;
+    for (const row of rows) {
+      const batch = await decoding(row, 1, async () => {
+        for (let left = row - next; left > 0; left -= SLICE_ROWS_MIN) await Promise.all([...queues.values()].map((queue) => queue.take(Math.min(left, SLICE_ROWS_MIN))));
+        return takeRows(group, queues, row, 1);
+      });
+      next = row + 1;
+      yield batch;
+    }
+  } finally {
+    await closeQueues(queues);
+  }
+}
+
+function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string>): Map<string, PageQueue> {
   const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
   const queues = new Map<string, PageQueue>();
-  for (const chunk of metadata.row_groups[group.index]?.columns ?? []) {
+  for (const chunk of info.metadata.row_groups[group.index]?.columns ?? []) {
     const meta = chunk.meta_data;
     const name = meta?.path_in_schema.join('.');
     if (!meta || name === undefined || !columns.includes(name) || queues.has(name)) continue;
     const element = info.elements.get(name);
     const hashed = hashOnly.has(name) && element !== undefined && keyHashable(element);
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, metadata, meta, group.rowCount, window, hashed)));
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, window, hashed)));
   }
-  for (let done = 0; done < group.rowCount; done += sliceRows) {
-    const rowStart = group.rowStart + done;
-    const rowCount = Math.min(sliceRows, group.rowCount - done);
-    try {
-      const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount)] as const));
-      const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
-      const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
-      // The last slice lets go of the group's pages before the engine moves on (a page can be 90 MB).
-      if (done + sliceRows >= group.rowCount) for (const queue of queues.values()) await queue.close();
-      yield { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
-    } catch (error) {
-      if (error instanceof GateError || error instanceof UnreadableError) throw error;
-      throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
-    }
+  return queues;
+}
+
+async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number): Promise<ColumnBatch> {
+  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount)] as const));
+  const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
+  const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
+  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
+}
+
+async function closeQueues(queues: ReadonlyMap<string, PageQueue>): Promise<void> {
+  for (const queue of queues.values()) await queue.close();
+}
+
+/** What the pages say is wrong becomes an UnreadableError naming the rows; storage failures pass. */
+async function decoding<T>(rowStart: number, rowCount: number, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof GateError || error instanceof UnreadableError) throw error;
+    throw new UnreadableError(`cannot decode rows ${rowStart}-${rowStart + rowCount - 1}: ${reason(error)}`, { cause: error });
   }
 }
 

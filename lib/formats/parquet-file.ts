@@ -6,7 +6,7 @@ import { readDictionary } from './parquet-dictionary.js';
 import { NUMERIC_TIME } from './column-decoder.js';
 import { readFooter, type ParquetFileInfo } from './parquet-footer.js';
 import { readRows } from './parquet-rows.js';
-import { groupSlices, WHOLE_GROUP_VALUES } from './group-slices.js';
+import { groupRowsAt, groupSlices, WHOLE_GROUP_VALUES } from './group-slices.js';
 import type { FileSchema, RowGroupInfo, TableFile, TypedColumn } from './table-file.js';
 
 interface LoadedFile extends ParquetFileInfo {
@@ -45,12 +45,24 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
       const file = await load();
       const groups = rowGroups(source, file, new Set());
       const wanted = columns.filter((name) => file.schema.columns.some((c) => c.name === name && c.type.kind !== 'unsupported'));
-      for (const row of [...new Set(rows)].sort((a, b) => a - b)) {
-        const group = groups.find((g) => row >= g.rowStart && row < g.rowStart + g.rowCount);
-        if (group) yield await readRows(source, file, wanted, group, { rowStart: row, rowCount: 1 });
+      const sorted = [...new Set(rows)].sort((a, b) => a - b);
+      for (const group of groups) {
+        const inGroup = sorted.filter((row) => row >= group.rowStart && row < group.rowStart + group.rowCount);
+        if (inGroup.length === 0) continue;
+        if (!pagesIndexed(file, group, wanted) || group.rowCount * wanted.length > wholeGroupValues) yield* groupRowsAt(source, file, group, wanted, inGroup);
+        else for (const row of inGroup) yield await readRows(source, file, wanted, group, { rowStart: row, rowCount: 1 });
       }
     },
   };
+}
+
+/**
+ * Every chunk of these columns has an offset index, through which hyparquet reads only the page
+ * holding a row; without one it would decode the chunk up to the row, once for every row asked.
+ */
+function pagesIndexed({ metadata }: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[]): boolean {
+  const chunks = metadata.row_groups[group.index]?.columns ?? [];
+  return chunks.every((chunk) => !columns.includes(chunk.meta_data?.path_in_schema.join('.') ?? '') || chunk.offset_index_offset !== undefined);
 }
 
 /** The footer (checked: see readFooter), then the schema built from it, once per file. */

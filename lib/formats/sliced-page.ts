@@ -4,6 +4,7 @@ import { readPage } from 'hyparquet/src/column.js';
 import { convert } from 'hyparquet/src/convert.js';
 import { decompressPage } from 'hyparquet/src/datapage.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+import { RleCursor } from './rle-cursor.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import { hashByteRange, hashValue } from '../checks/key-hash.js';
 import { UnreadableError } from './table-file.js';
@@ -11,10 +12,10 @@ import { UnreadableError } from './table-file.js';
 /**
  * A data page of a flat column whose values are decoded a run of rows at a time: writers such as
  * DuckDB put a whole row group of millions of values in one page, and decoding it at once would
- * hold a JS value per row. Levels and dictionary indices (a byte and four bytes a row) are read
- * up front; PLAIN values are decoded as they are taken. Other encodings (delta, byte stream
- * split, PLAIN booleans, which are bit-packed) decode whole with hyparquet and are handed out in
- * runs.
+ * hold a JS value per row. Definition levels (a byte a row) are read up front; PLAIN values and
+ * dictionary indices (see rle-cursor.ts) are decoded as they are taken. Other encodings (delta,
+ * byte stream split, PLAIN booleans, which are bit-packed) decode whole with hyparquet and are
+ * handed out in runs.
  *
  * A key column the engine needs only the identity of (see BatchOptions.hashOnly) is taken as key
  * hashes instead, NaN for null: PLAIN strings are hashed from the page bytes, without a string.
@@ -114,18 +115,19 @@ function hashRun(parts: PageParts, decoder: ColumnDecoder, dictionary: PageDicti
   return lookUp(parts, dictionary.hashes(), (count) => new Float64Array(count));
 }
 
-/** Dictionary indices, all read now (4 bytes a value), looked up as they are taken. */
+/** Dictionary indices, read a run at a time from the page bytes, looked up as they are taken. */
 function lookUp<T extends ArrayLike<unknown> & { [i: number]: unknown }>(parts: PageParts, dictionary: ArrayLike<unknown>, make: (count: number) => T): ValueRun {
   const { values } = parts;
-  const indices = new Int32Array(parts.stored);
   const width = values[0] ?? 0;
   // A width of 0 means every index is 0.
-  if (width > 0) readRleBitPackedHybrid({ view: new DataView(values.buffer, values.byteOffset, values.byteLength), offset: 1 }, width, indices, values.length - 1);
-  let next = 0;
+  const cursor = width > 0 ? new RleCursor(values, 1, width) : undefined;
+  let indices = new Uint32Array(0);
   return (count) => {
+    if (indices.length < count) indices = new Uint32Array(count);
+    if (cursor) cursor.read(indices, 0, count);
     const out = make(count);
     for (let i = 0; i < count; i++) {
-      const index = indices[next++]!;
+      const index = indices[i]!;
       if (index >= dictionary.length) throw new UnreadableError(`dictionary index ${index} is past the dictionary's ${dictionary.length} entries`);
       out[i] = dictionary[index];
     }

@@ -61,6 +61,24 @@ describe('reading large row groups in slices', () => {
     });
   }
 
+  it('re-reads single rows of a large row group as the whole-group reader does, in one pass', async () => {
+    const rows = [0, 1, 4_095, 4_096, 9_999, 12_345, ROWS - 1];
+    const variants = PARQUET_WRITERS.filter((v) => ['duckdb-one-group', 'arrow-rs-small-pages', 'polars-default'].includes(v.id));
+    expect(variants).toHaveLength(3);
+    for (const variant of variants) {
+      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+      const read = async (file: TableFile) => {
+        const out: unknown[][] = [];
+        for await (const batch of file.readRows!(columns, [...rows].reverse())) out.push([batch.rowStart, ...columns.map((name) => batch.columns.get(name)?.[0])]);
+        return out;
+      };
+      const expected = await read(whole(bytes));
+      expect(expected.map((r) => r[0])).toEqual(rows);
+      const actual = await read(sliced(bytes));
+      for (const [i, row] of actual.entries()) expect(firstDifference(row, expected[i]), `${variant.id} row ${rows[i]}`).toBeUndefined();
+    }
+  });
+
   it('reads a large row group in several batches that cover its rows in order', async () => {
     const bytes = readFileSync(await writeCached(PARQUET_WRITERS.find((v) => v.id === 'duckdb-one-group')!, table, 'wide'));
     const { batches } = await readAll(sliced(bytes));
