@@ -1,5 +1,5 @@
 import type { ColumnType } from '../contract/column-type.js';
-import { parseTemporal } from '../contract/temporal.js';
+import { parseTextDate, parseTextInstant, parseTextWallClock } from './text-timestamps.js';
 
 /** Returned for a value that cannot be read as the column's type: a `type` violation. */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -7,9 +7,10 @@ export type Coerced = unknown;
 export type Coerce = (raw: unknown) => Coerced;
 
 const INTEGER = /^[+-]?\d+$/;
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?(?:Infinity|inf)$|^NaN$/i;
-const DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?$/;
-const OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/;
+const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** NaN and the infinities as DuckDB (`nan`, `-inf`), PostgreSQL and JSON writers (`NaN`, `-Infinity`) spell them. */
+const NON_FINITE = /^(?:[+-]?nan|[+-]?inf(?:inity)?)$/i;
+const DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
@@ -22,26 +23,51 @@ const INT64_MAX = 2n ** 63n - 1n;
  */
 export function coerceFor(source: 'text' | 'dynamic', type: ColumnType): Coerce {
   const fromText = textParser(type);
-  if (source === 'text') return (raw) => (raw === null || raw === undefined ? null : fromText(raw as string));
+  if (source === 'text') {
+    // A quoted empty field can be no number, date or boolean: it is how Python's csv module
+    // and pandas with QUOTE_ALL or QUOTE_NONNUMERIC write a null, so it reads as one.
+    const emptyIsNull = type.kind !== 'string' && type.kind !== 'binary';
+    return (raw) => (raw === null || raw === undefined || (emptyIsNull && raw === '') ? null : fromText(raw as string));
+  }
   return (raw) => {
     if (raw === null || raw === undefined) return null;
-    if (typeof raw === 'string') return type.kind === 'string' || type.kind === 'binary' || isStringEncoded(type) ? fromText(raw) : INVALID;
+    if (typeof raw === 'string') return acceptsJsonString(type, raw) ? fromText(raw) : INVALID;
     return fromJson(raw, type);
   };
 }
 
-/** Types JSON writes as strings: dates, timestamps, and decimals kept exact. */
-function isStringEncoded(type: ColumnType): boolean {
-  return type.kind === 'date' || type.kind === 'timestamp' || type.kind === 'timestamp_ntz' || type.kind === 'decimal' || type.kind === 'int64';
+/**
+ * Which JSON strings are read by the text rules: values JSON cannot hold exactly or at all
+ * (dates, timestamps, decimals and int64 kept exact, NaN and the infinities), and strings.
+ */
+function acceptsJsonString(type: ColumnType, raw: string): boolean {
+  switch (type.kind) {
+    case 'string':
+    case 'binary':
+    case 'date':
+    case 'timestamp':
+    case 'timestamp_ntz':
+    case 'decimal':
+    case 'int64': return true;
+    case 'float32':
+    case 'float64': return NON_FINITE.test(raw);
+    default: return false;
+  }
 }
 
+/**
+ * JSON numbers. A number that is not a safe integer was rounded by the writer or the parser,
+ * so it is no int64; the JSON Lines reader hands exact bigints for long integer literals.
+ * Epoch numbers are no dates or timestamps: they say neither their unit nor their zone.
+ */
 function fromJson(raw: unknown, type: ColumnType): Coerced {
+  const number = typeof raw === 'number';
   switch (type.kind) {
-    case 'int32': return Number.isInteger(raw) && (raw as number) >= INT32_MIN && (raw as number) <= INT32_MAX ? raw : INVALID;
-    case 'int64': return Number.isInteger(raw) ? raw : INVALID;
+    case 'int32': return number && Number.isInteger(raw) && inInt32(raw as number) ? raw : INVALID;
+    case 'int64': return number ? (Number.isSafeInteger(raw) ? raw : INVALID) : typeof raw === 'bigint' && inInt64(raw) ? raw : INVALID;
     case 'float32':
-    case 'float64': return typeof raw === 'number' ? raw : INVALID;
-    case 'decimal': return typeof raw === 'number' && Number.isFinite(raw) ? parseDecimal(String(raw), type) : INVALID;
+    case 'float64': return number ? raw : typeof raw === 'bigint' ? Number(raw) : INVALID;
+    case 'decimal': return (number && Number.isFinite(raw)) || typeof raw === 'bigint' ? parseDecimal(String(raw), type) : INVALID;
     case 'boolean': return typeof raw === 'boolean' ? raw : INVALID;
     default: return INVALID;
   }
@@ -54,12 +80,12 @@ function textParser(type: ColumnType): (text: string) => Coerced {
     case 'int32': return (text) => (INTEGER.test(text) && inInt32(Number(text)) ? Number(text) : INVALID);
     case 'int64': return parseInt64;
     case 'float32':
-    case 'float64': return (text) => (FLOAT.test(text) ? parseFloatText(text) : INVALID);
+    case 'float64': return parseFloatText;
     case 'decimal': return (text) => parseDecimal(text, type);
     case 'boolean': return parseBoolean;
-    case 'date': return (text) => parseTemporal(text, 'date') ?? INVALID;
-    case 'timestamp': return (text) => (OFFSET.test(text) ? parseTemporal(text, 'timestamp') ?? INVALID : INVALID);
-    case 'timestamp_ntz': return (text) => (OFFSET.test(text) ? INVALID : parseTemporal(text, 'timestamp') ?? INVALID);
+    case 'date': return (text) => parseTextDate(text) ?? INVALID;
+    case 'timestamp': return (text) => parseTextInstant(text) ?? INVALID;
+    case 'timestamp_ntz': return (text) => parseTextWallClock(text) ?? INVALID;
   }
 }
 
@@ -67,49 +93,77 @@ function inInt32(value: number): boolean {
   return value >= INT32_MIN && value <= INT32_MAX;
 }
 
+function inInt64(value: bigint): boolean {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
 function parseInt64(text: string): Coerced {
   if (!INTEGER.test(text)) return INVALID;
   const value = Number(text);
   if (Number.isSafeInteger(value)) return value;
   const big = BigInt(text);
-  return big >= INT64_MIN && big <= INT64_MAX ? big : INVALID;
+  return inInt64(big) ? big : INVALID;
 }
 
-function parseFloatText(text: string): number {
+function parseFloatText(text: string): Coerced {
+  if (FLOAT.test(text)) return Number(text);
+  if (!NON_FINITE.test(text)) return INVALID;
   const lower = text.toLowerCase();
-  if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
-  return Number(text);
+  if (lower.endsWith('nan')) return NaN;
+  return lower.startsWith('-') ? -Infinity : Infinity;
 }
 
+/** `true`/`false` in any case (DuckDB, Spark, pandas' `True`), and PostgreSQL's `t`/`f`. */
 function parseBoolean(text: string): Coerced {
   const lower = text.toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
+  if (lower === 'true' || lower === 't') return true;
+  if (lower === 'false' || lower === 'f') return false;
   return INVALID;
 }
 
-/** A decimal fits when its integer digits fit p-s and any digits past the scale are zeros. */
+/**
+ * A decimal fits when its significant digits need no more than p-s places before the point and
+ * s after; exponent forms (pandas writes `1E+2`, JSON numbers print as `1e-7`) count the same way.
+ */
 function parseDecimal(text: string, type: { precision: number; scale: number }): Coerced {
   const match = DECIMAL.exec(text);
-  if (!match || text === '' || /^[+-]?\.?$/.test(text)) return INVALID;
-  const integer = (match[1] ?? '').replace(/^0+/, '');
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (integer.length > type.precision - type.scale || fraction.length > type.scale) return INVALID;
-  return Number(text);
+  const digits = match ? `${match[1] ?? ''}${match[2] ?? ''}` : '';
+  if (!match || digits === '') return INVALID;
+  const point = (match[1] ?? '').length + Number(match[3] ?? 0);
+  const first = digits.search(/[1-9]/);
+  if (first === -1) return Number(text);
+  const end = lastNonZero(digits) + 1;
+  const before = Math.max(0, point - first);
+  const after = Math.max(0, end - point);
+  return before > type.precision - type.scale || after > type.scale ? INVALID : Number(text);
 }
 
-/** The wording for a type violation, e.g. `a whole number between -2^31 and 2^31-1`. */
+function lastNonZero(digits: string): number {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '0') i--;
+  return i;
+}
+
+/**
+ * The wording for a type violation: what a value must look like, then a `fix:` line with the
+ * usual cause in a writer and the setting that changes it, where there is a usual cause.
+ */
 export function describeExpected(type: ColumnType): string {
   switch (type.kind) {
-    case 'int32': return 'a 32-bit whole number';
-    case 'int64': return 'a 64-bit whole number';
+    case 'int32':
+    case 'int64': return `a ${type.kind === 'int32' ? 32 : 64}-bit whole number\n${INTEGER_FIX}`;
     case 'float32':
-    case 'float64': return 'a number';
+    case 'float64': return 'a number (NaN, inf and Infinity are numbers too)';
     case 'decimal': return `a decimal with at most ${type.precision - type.scale} digits before the point and ${type.scale} after`;
-    case 'boolean': return 'true or false';
-    case 'date': return 'a date YYYY-MM-DD';
-    case 'timestamp': return 'an ISO-8601 timestamp with an offset (e.g. 2026-11-30T06:00:00Z)';
-    case 'timestamp_ntz': return 'an ISO-8601 timestamp without an offset (e.g. 2026-11-30T06:00:00)';
+    case 'boolean': return 'true or false (also True/False and t/f)';
+    case 'date': return `a date YYYY-MM-DD\n${DATE_FIX}`;
+    case 'timestamp': return `a timestamp with an offset such as Z or +00:00 (e.g. 2026-11-30 06:00:00+00)\n${INSTANT_FIX}`;
+    case 'timestamp_ntz': return `a timestamp without an offset (e.g. 2026-11-30 06:00:00)\n${WALL_CLOCK_FIX}`;
     default: return 'a string';
   }
 }
+
+const INTEGER_FIX = 'fix: write whole numbers as digits, with no point or exponent (pandas writes an integer column with nulls as floats such as 1.0: give it a nullable integer dtype such as Int64)';
+const DATE_FIX = "fix: write ISO dates (pandas to_json: date_format='iso'; epoch numbers are not read as dates; PostgreSQL: DateStyle ISO)";
+const INSTANT_FIX = "fix: a value without an offset is wall-clock time: write the offset (DuckDB: a TIMESTAMPTZ column; pandas: .dt.tz_localize('UTC'), and to_json(date_format='iso') rather than epoch numbers), or declare the column timestamp_ntz if wall-clock time is what it holds";
+const WALL_CLOCK_FIX = "fix: a value with an offset is an instant: write wall-clock time (DuckDB: a TIMESTAMP column; pandas: .dt.tz_localize(None), and to_json(date_format='iso') rather than epoch numbers), or declare the column timestamp if instants are what it holds";

@@ -2,6 +2,8 @@ import type { ByteSource } from './byte-source.js';
 import { CsvScanner, type CsvRecord, type RecordSink } from './csv-scanner.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
 import { type ColumnBatch, type TableFile, type UnreadableRow, UnreadableError } from './table-file.js';
+import { textChunks } from './text-chunks.js';
+import { otherDelimiter } from './csv-delimiter.js';
 
 export interface CsvOptions extends TextReadOptions {
   /** A longer record is reported unreadable and skipped unbuffered (default 16 MiB). */
@@ -14,6 +16,8 @@ function headerNames(record: CsvRecord): string[] {
     throw new UnreadableError(`the CSV header (line ${record.line}) cannot be read: ${record.problem}`);
   }
   if (record.blank) throw new UnreadableError(`the CSV header (line ${record.line}) is empty; the first line must name the columns`);
+  const delimiter = record.fieldCount === 1 ? otherDelimiter(record.field(0) ?? '') : undefined;
+  if (delimiter !== undefined) throw new UnreadableError(delimiter);
   const names: string[] = [];
   const seen = new Map<string, number>();
   for (let k = 0; k < record.fieldCount; k++) {
@@ -81,36 +85,43 @@ class CsvBatchBuilder {
 }
 
 /**
- * Opens a CSV file (RFC 4180, comma-separated, header row first). Values are strings, or null
- * for an empty unquoted field; rows that cannot be read are reported per batch, not thrown.
+ * Opens a CSV file (RFC 4180, comma-separated, header row first), plain or gzip-compressed.
+ * Values are strings, or null for an empty unquoted field; rows that cannot be read are
+ * reported per batch, not thrown.
  */
 export function openCsvFile(source: ByteSource, options: CsvOptions = {}): TableFile {
   const batchRows = Math.max(1, options.batchRows ?? DEFAULT_BATCH_ROWS);
   const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
-  const scanner = (): CsvScanner => new CsvScanner(new ChunkWindow(source, chunkBytes), maxRecordBytes);
+  const window = (): ChunkWindow => new ChunkWindow(textChunks(source, chunkBytes));
   let header: Promise<string[]> | undefined;
   return {
-    schema: async () => ({ kind: 'text', columns: await (header ??= readHeader(scanner())) }),
-    batches: (columns) => readBatches(scanner(), columns, batchRows),
+    schema: async () => ({ kind: 'text', columns: await (header ??= readHeader(window(), maxRecordBytes)) }),
+    batches: (columns) => readBatches(window(), maxRecordBytes, columns, batchRows),
   };
 }
 
-async function readHeader(scanner: CsvScanner): Promise<string[]> {
+async function readHeader(window: ChunkWindow, maxRecordBytes: number): Promise<string[]> {
+  const scanner = new CsvScanner(window, maxRecordBytes);
   let names: string[] | undefined;
   const sink: RecordSink = (record) => {
     names = headerNames(record);
     scanner.stop();
   };
-  await scanner.begin();
-  do scanner.scan(sink);
-  while (names === undefined && (await scanner.refill()));
-  if (names === undefined) scanner.finish(sink);
+  try {
+    await scanner.begin();
+    do scanner.scan(sink);
+    while (names === undefined && (await scanner.refill()));
+    if (names === undefined) scanner.finish(sink);
+  } finally {
+    await window.close();
+  }
   if (names === undefined) throw new UnreadableError(EMPTY_FILE);
   return names;
 }
 
-async function* readBatches(scanner: CsvScanner, columns: readonly string[], batchRows: number): AsyncGenerator<ColumnBatch> {
+async function* readBatches(window: ChunkWindow, maxRecordBytes: number, columns: readonly string[], batchRows: number): AsyncGenerator<ColumnBatch> {
+  const scanner = new CsvScanner(window, maxRecordBytes);
   let builder: CsvBatchBuilder | undefined;
   const sink: RecordSink = (record) => {
     if (builder !== undefined) return builder.add(record);
@@ -118,12 +129,16 @@ async function* readBatches(scanner: CsvScanner, columns: readonly string[], bat
     scanner.fieldCap = names.length;
     builder = new CsvBatchBuilder(names, columns, batchRows);
   };
-  await scanner.begin();
-  do {
-    scanner.scan(sink);
-    if (builder !== undefined) yield* builder.takeReady();
-  } while (await scanner.refill());
-  scanner.finish(sink);
+  try {
+    await scanner.begin();
+    do {
+      scanner.scan(sink);
+      if (builder !== undefined) yield* builder.takeReady();
+    } while (await scanner.refill());
+    scanner.finish(sink);
+  } finally {
+    await window.close();
+  }
   if (builder === undefined) throw new UnreadableError(EMPTY_FILE);
   builder.flush();
   yield* builder.takeReady();

@@ -2,6 +2,7 @@ import { type ChunkWindow, contentStart } from './line-scanner.js';
 
 const COMMA = 0x2c;
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -179,7 +180,7 @@ export class CsvScanner implements CsvRecord {
       this.state = QUOTED;
       return p + 1;
     }
-    if (c !== COMMA && c !== LF && c !== CR) return this.junkAfterQuote(p, this.fieldCount + 1);
+    if (c !== COMMA && c !== LF && c !== CR) return this.junkAfterQuote(p, this.fieldCount + 1, b[p - 2] === BACKSLASH);
     this.endField(p - 1);
     if (c === LF) return this.endRecord(p, sink);
     this.state = c === COMMA ? FIELD_START : CLOSED_THEN_CR;
@@ -189,12 +190,17 @@ export class CsvScanner implements CsvRecord {
   private afterClosedCr(b: Uint8Array, p: number, sink: RecordSink): number {
     if (b[p] === LF) return this.endRecord(p, sink);
     this.beginField(p, 0);
-    return this.junkAfterQuote(p, this.fieldCount);
+    return this.junkAfterQuote(p, this.fieldCount, false);
   }
 
-  /** Text after a closing quote makes the record unreadable; scan on to find where it ends. */
-  private junkAfterQuote(p: number, field: number): number {
-    this.problem ??= `unexpected character after the closing quote of field ${field}`;
+  /**
+   * Text after a closing quote makes the record unreadable; scan on to find where it ends. A
+   * backslash before the quote is a writer escaping quotes its own way (DuckDB's ESCAPE '\\'):
+   * reading that as RFC 4180 would misread every field that ends in a backslash, so it is named.
+   */
+  private junkAfterQuote(p: number, field: number, backslashBefore: boolean): number {
+    const hint = backslashBefore ? ` (a quote escaped as \\"? CSV here escapes a quote by doubling it, "", as RFC 4180 and DuckDB's default do)` : '';
+    this.problem ??= `unexpected character after the closing quote of field ${field}${hint}`;
     this.state = UNQUOTED;
     return p;
   }

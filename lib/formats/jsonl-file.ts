@@ -2,6 +2,8 @@ import { describeError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, LineScanner, type LineSink, type TextReadOptions } from './line-scanner.js';
 import type { ColumnBatch, TableFile, UnreadableRow } from './table-file.js';
+import { parseJsonLine } from './json-line.js';
+import { textChunks } from './text-chunks.js';
 
 export interface JsonLinesOptions extends TextReadOptions {
   /** A longer line is reported unreadable and skipped unbuffered (default 16 MiB). */
@@ -96,7 +98,7 @@ function parseObject(bytes: Uint8Array, lineNumber: number): JsonObject | string
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonLine(text);
   } catch (error) {
     return clip(`invalid JSON: ${describeError(error)}`);
   }
@@ -116,8 +118,9 @@ function clip(reason: string): string {
 }
 
 /**
- * Opens a JSON Lines file: one JSON object per non-blank line. Columns are discovered row by
- * row, so the schema is dynamic; lines that are no object are reported per batch, not thrown.
+ * Opens a JSON Lines file, plain or gzip-compressed: one JSON object per non-blank line. Columns
+ * are discovered row by row, so the schema is dynamic; lines that are no object are reported per
+ * batch, not thrown.
  */
 export function openJsonLinesFile(source: ByteSource, options: JsonLinesOptions = {}): TableFile {
   const batchRows = Math.max(1, options.batchRows ?? DEFAULT_BATCH_ROWS);
@@ -125,17 +128,22 @@ export function openJsonLinesFile(source: ByteSource, options: JsonLinesOptions 
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   return {
     schema: async () => ({ kind: 'dynamic' }),
-    batches: (columns) => readBatches(new LineScanner(new ChunkWindow(source, chunkBytes), maxLineBytes), new JsonLinesBatchBuilder(columns, batchRows, maxLineBytes)),
+    batches: (columns) => readBatches(new ChunkWindow(textChunks(source, chunkBytes)), maxLineBytes, new JsonLinesBatchBuilder(columns, batchRows, maxLineBytes)),
   };
 }
 
-async function* readBatches(scanner: LineScanner, builder: JsonLinesBatchBuilder): AsyncGenerator<ColumnBatch> {
-  await scanner.begin();
-  do {
-    scanner.scan(builder);
-    yield* builder.takeReady();
-  } while (await scanner.refill());
-  scanner.finish(builder);
+async function* readBatches(window: ChunkWindow, maxLineBytes: number, builder: JsonLinesBatchBuilder): AsyncGenerator<ColumnBatch> {
+  const scanner = new LineScanner(window, maxLineBytes);
+  try {
+    await scanner.begin();
+    do {
+      scanner.scan(builder);
+      yield* builder.takeReady();
+    } while (await scanner.refill());
+    scanner.finish(builder);
+  } finally {
+    await window.close();
+  }
   builder.flush();
   yield* builder.takeReady();
 }

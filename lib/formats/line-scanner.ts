@@ -1,6 +1,3 @@
-import type { ByteSource } from './byte-source.js';
-import { UnreadableError } from './table-file.js';
-
 /** Text readers pull the source in pieces of this size, so a file is never read whole. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 export const DEFAULT_BATCH_ROWS = 65536;
@@ -19,40 +16,36 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * A sliding window over a ByteSource. Each refill drops what the caller has finished with and
- * appends the next chunk, so a record that straddles chunks ends up contiguous without being
- * re-read or re-scanned. The backing store is reused and only grows to fit the longest record
- * kept, which the caller bounds.
+ * A sliding window over a file's text, arriving in chunks (see text-chunks.ts). Each refill
+ * drops what the caller has finished with and appends the next chunk, so a record that
+ * straddles chunks ends up contiguous without being re-read or re-scanned. The backing store is
+ * reused and only grows to fit the longest record kept, which the caller bounds.
  */
 export class ChunkWindow {
   /** The buffered bytes. Indexes into it, and views of it, are valid until the next refill. */
   bytes: Uint8Array = new Uint8Array(0);
   private store: Uint8Array = new Uint8Array(0);
-  private offset = 0;
 
-  constructor(
-    private readonly source: ByteSource,
-    private readonly chunkBytes: number = DEFAULT_CHUNK_BYTES,
-  ) {}
+  constructor(private readonly chunks: AsyncIterator<Uint8Array>) {}
 
   /**
    * Keeps bytes from `keepFrom` on and appends the next chunk. Returns how far the kept bytes
-   * moved towards the start (subtract it from held indexes), or -1 at the end of the source.
+   * moved towards the start (subtract it from held indexes), or -1 at the end of the text.
    */
   async refill(keepFrom: number): Promise<number> {
-    const remaining = this.source.byteLength - this.offset;
-    if (remaining <= 0) return -1;
-    const want = Math.min(this.chunkBytes, remaining);
-    const chunk = new Uint8Array(await this.source.slice(this.offset, this.offset + want));
-    if (chunk.byteLength === 0) {
-      throw new UnreadableError(`reading at byte ${this.offset} returned no bytes before the end of the file`);
-    }
-    const piece = chunk.byteLength > want ? chunk.subarray(0, want) : chunk;
+    let next = await this.chunks.next();
+    while (!next.done && next.value.byteLength === 0) next = await this.chunks.next();
+    if (next.done) return -1;
+    const piece = next.value;
     const kept = this.keep(keepFrom, piece.byteLength);
     this.store.set(piece, kept);
     this.bytes = this.store.subarray(0, kept + piece.byteLength);
-    this.offset += piece.byteLength;
     return keepFrom;
+  }
+
+  /** Stops reading early (a CSV header is all that was wanted): an inflater is released now. */
+  async close(): Promise<void> {
+    await this.chunks.return?.();
   }
 
   /** Moves the kept tail to the front of a store with room for `extra` more bytes. */
@@ -86,13 +79,15 @@ export interface LineSink {
 }
 
 /**
- * Splits a source into lines (LF, with a trailing CR dropped) chunk by chunk. A line longer
+ * Splits a file's text into lines (LF, with a trailing CR dropped) chunk by chunk. A line longer
  * than the limit is reported and skipped without being buffered, so one enormous line cannot
  * exhaust memory.
  */
 export class LineScanner {
   private lineNumber = 1;
   private start = 0;
+  /** Bytes before this hold no newline: a long line's earlier chunks are searched once. */
+  private searched = 0;
   private skipping = false;
 
   constructor(
@@ -107,13 +102,14 @@ export class LineScanner {
   /** Hands every complete line in the window to the sink. */
   scan(sink: LineSink): void {
     const b = this.window.bytes;
-    let newline = b.indexOf(LF, this.start);
+    let newline = b.indexOf(LF, Math.max(this.start, this.searched));
     while (newline !== -1) {
       this.emit(b, newline, sink);
       this.start = newline + 1;
       this.lineNumber++;
       newline = b.indexOf(LF, this.start);
     }
+    this.searched = b.length;
   }
 
   /** Reads the next chunk; false at the end of the source. */
@@ -123,6 +119,7 @@ export class LineScanner {
     const shift = await this.window.refill(this.skipping ? length : this.start);
     if (shift < 0) return false;
     this.start = this.skipping ? 0 : this.start - shift;
+    this.searched = this.skipping ? 0 : this.searched - shift;
     return true;
   }
 

@@ -167,5 +167,23 @@ describe('openCsvFile', () => {
   it('yields nothing for a file with only a header', async () => {
     expect(await collectBatches(csv('a,b\n'), ['a'])).toEqual([]);
   });
+
+  it.each([
+    ['semicolon', 'id;name;amount\n1;a;2\n'],
+    ['tab', 'id\tname\n1\ta\n'],
+    ['pipe', 'id|name\n1|a\n'],
+  ])('refuses a %s-separated file, whose header is one column, saying to write commas', async (name, text) => {
+    await expect(csv(text).schema()).rejects.toThrow(new RegExp(`^the CSV header .* is one column; it looks ${name}-separated, and CSV here is comma-separated \\(RFC 4180\\)`));
+    await expect(collectBatches(csv(text), ['id'])).rejects.toThrow(UnreadableError);
+  });
+
+  it('reads a one-column file whose header holds a delimiter only at its edge as that column', async () => {
+    await expect(csv('total;\n1\n').schema()).resolves.toEqual({ kind: 'text', columns: ['total;'] });
+  });
+
+  it('names the doubled-quote form when a quote inside a field was escaped with a backslash', async () => {
+    const rows = await unreadableRows(csv('a,b\n1,"say \\"hi\\""\n2,ok\n'));
+    expect(rows).toEqual([{ row: 0, line: 2, reason: 'unexpected character after the closing quote of field 2 (a quote escaped as \\"? CSV here escapes a quote by doubling it, "", as RFC 4180 and DuckDB\'s default do)' }]);
+  });
 });
 

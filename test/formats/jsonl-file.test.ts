@@ -108,5 +108,34 @@ describe('openJsonLinesFile', () => {
     expect(values[2999]).toBe(2999);
     expect(Math.max(...source.reads)).toBe(1000);
   });
+
+  it('reads bare NaN, Infinity and -Infinity as DuckDB and Python write them, leaving strings that spell them alone', async () => {
+    const file = jsonl('{"f":NaN,"s":"NaN, Infinity"}\n{"f":Infinity,"s":"-Infinity"}\n{"f":-Infinity,"s":"x"}\n{"f":1.5,"s":"y"}\n');
+    expect(await columnValues(file, 'f')).toEqual([NaN, Infinity, -Infinity, 1.5]);
+    expect(await columnValues(file, 's')).toEqual(['NaN, Infinity', '-Infinity', 'x', 'y']);
+  });
+
+  it('keeps integer literals past 2^53 exact as bigints, where JSON.parse would round two ids into one', async () => {
+    const file = jsonl('{"id":123456789012345678,"n":9007199254740991}\n{"id":123456789012345677,"n":-9223372036854775808}\n');
+    expect(await columnValues(file, 'id')).toEqual([123456789012345678n, 123456789012345677n]);
+    expect(await columnValues(file, 'n')).toEqual([9007199254740991, -9223372036854775808n]);
+  });
+
+  it('reads NaN nested in a value as a string, so the row stays readable and its sample shows it', async () => {
+    expect(await columnValues(jsonl('{"a":[1,NaN,{"b":-Infinity}],"c":NaN}\n'), 'a')).toEqual([[1, 'NaN', { b: '-Infinity' }]]);
+  });
+
+  it('reports a broken line that also holds NaN with the parser message about the line as written', async () => {
+    const [batch] = await collectBatches(jsonl('{"a":NaN,}\n{"a":"\\u0000NaN","b":NaN}\n'), ['a']);
+    expect(batch!.unreadableRows).toEqual([
+      { row: 0, line: 1, reason: expect.stringMatching(/^invalid JSON: .*(position|JSON)/) },
+      { row: 1, line: 2, reason: expect.stringMatching(/^invalid JSON: /) },
+    ]);
+  });
+
+  it('reads a line of many chunks whole, within the limit', async () => {
+    const long = 'x'.repeat(5000);
+    expect(await columnValues(jsonl(`{"a":"${long}"}\n{"a":"y"}\n`, { chunkBytes: 7 }), 'a')).toEqual([long, 'y']);
+  });
 });
 

@@ -1,0 +1,61 @@
+import type { ByteSource } from './byte-source.js';
+import { MAGIC_BYTES, sniffCompression, type Compression } from './compression-magic.js';
+import { gunzipChunks } from './gzip-chunks.js';
+import { rangedChunks } from './ranged-chunks.js';
+import { UnreadableError } from './table-file.js';
+
+const UNSUPPORTED: Readonly<Record<Exclude<Compression, 'gzip'>, string>> = {
+  zstd: 'zstd (DuckDB COMPRESSION zstd, pandas .zst)',
+  bzip2: 'bzip2 (pandas .bz2)',
+  xz: 'xz (pandas .xz)',
+  zip: 'a zip archive (pandas .zip)',
+};
+
+/**
+ * The text of a CSV or JSON Lines file in chunks: read as it is, or inflated on the fly when
+ * its first bytes say gzip (`.csv.gz`, `.jsonl.gz`, DuckDB's `COMPRESSION gzip`). Other
+ * compressions are refused with what to write instead, rather than read as garbled text.
+ */
+export async function* textChunks(source: ByteSource, chunkBytes: number): AsyncGenerator<Uint8Array> {
+  const raw = rangedChunks(source, chunkBytes);
+  const head = await readHead(raw);
+  const compression = sniffCompression(concat(head));
+  if (compression === undefined) {
+    yield* head;
+    yield* raw;
+  } else if (compression === 'gzip') {
+    yield* gunzipChunks(replay(head, raw), chunkBytes);
+  } else {
+    await raw.return(undefined);
+    throw new UnreadableError(`the file is compressed with ${UNSUPPORTED[compression]}; CSV and JSON Lines are read plain or gzip-compressed: write it uncompressed or with gzip`);
+  }
+}
+
+/** The first chunks, until they hold enough bytes to sniff or the source ends. */
+async function readHead(raw: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
+  const head: Uint8Array[] = [];
+  let length = 0;
+  while (length < MAGIC_BYTES) {
+    const next = await raw.next();
+    if (next.done) break;
+    head.push(next.value);
+    length += next.value.byteLength;
+  }
+  return head;
+}
+
+async function* replay(head: readonly Uint8Array[], rest: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield* head;
+  yield* rest;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
