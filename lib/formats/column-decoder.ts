@@ -11,13 +11,13 @@ export const NUMERIC_TIME: Partial<ParquetParsers> = {
   dateFromDays: (days) => days * 86_400_000,
 };
 
-/** How hyparquet decodes one column's pages as we read them: numeric time, strings as UTF-8. */
+/** How hyparquet decodes one column's pages as we read them: numeric time, bytes as bytes unless annotated as text. */
 export function columnDecoder(metadata: FileMetaData, meta: ColumnMetaData, compressors: Compressors): ColumnDecoder | undefined {
   const schemaPath = getSchemaPath(metadata.schema, meta.path_in_schema);
   const element = schemaPath.at(-1)?.element;
   if (!element) return undefined;
   return {
     pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec,
-    parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors, utf8: true,
+    parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors, utf8: false,
   };
 }

@@ -22,7 +22,9 @@ export function guardedCompressors(deferred: readonly DeferredCheck[] = []): Com
   for (const [codec, decode] of Object.entries(DECODERS) as [CompressionCodec, Decode][]) {
     guarded[codec] = (input, outputLength) => {
       checkDeclaredSize(codec, input.length, outputLength);
-      const page = decode(input, outputLength);
+      // An empty page (an all-null column's dictionary) is empty whatever the codec wrote for it:
+      // LZ4 writes the one byte 00, which its decoder would read as a match with no offset.
+      const page = outputLength === 0 ? new Uint8Array(0) : decode(input, outputLength);
       for (const item of byLength.get(input.length) ?? []) if (sameBytes(item.compressed, input)) item.check(page);
       return page;
     };

@@ -3,6 +3,7 @@ import { markGeoColumns } from 'hyparquet/src/geoparquet.js';
 import { describeError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 import { checkFooter } from './footer-checks.js';
+import { fillConvertedTypes } from './schema-annotations.js';
 import { formatBytes, MAX_FOOTER_BYTES } from './parquet-limits.js';
 import { UnreadableError } from './table-file.js';
 import { checkFooterSize } from './thrift-budget.js';
@@ -50,6 +51,7 @@ export async function readFooter(source: ByteSource, parsers: Partial<ParquetPar
     throw new UnreadableError(`cannot read the Parquet footer: ${reason(error)}`, { cause: error });
   }
   checkFooter(metadata, size - 8 - length);
+  fillConvertedTypes(metadata.schema);
   try {
     markGeoColumns(metadata.schema, metadata.key_value_metadata);
   } catch (error) {

@@ -43,7 +43,7 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
       if (decode.length > 0) {
         await parquetRead({
           file: source, metadata: info.metadata, columns: decode, rowStart, rowEnd: rowStart + rowCount,
-          compressors, parsers: NUMERIC_TIME, utf8: true, useOffsetIndex: !wholeGroup,
+          compressors, parsers: NUMERIC_TIME, utf8: false, useOffsetIndex: !wholeGroup,
           onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
         });
       }
