@@ -9,7 +9,8 @@ import { parseContract } from '../../lib/contract/load-contract.js';
 import { compileRe2 } from '../../lib/contract/pattern-re2.js';
 import { parsePattern } from '../../lib/contract/pattern-syntax.js';
 import { cpuTimed } from './cpu-time.js';
-import { ALPHABET, randomPattern, randomValue, seededRandom } from './random-patterns.js';
+import { seededRandom } from '../fixtures/seeded-random.js';
+import { ALPHABET, randomPattern, randomValue } from './random-patterns.js';
 
 /** Whether `set` holds exactly the code points `regex` matches, checked for every code point. */
 function sameAsNative(set: CodePointSet, regex: RegExp): boolean {

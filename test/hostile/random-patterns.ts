@@ -2,17 +2,6 @@
  * Random patterns and values from a seeded generator, to compare the two pattern engines over
  * everything the grammar allows rather than over the cases someone thought of.
  */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    // mulberry32: small, fast and good enough to spread test cases.
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Characters that tell the engines' definitions apart: line terminators, Unicode spaces, astral and lone surrogates. */
 export const ALPHABET = ['a', 'b', 'A', '1', '_', '-', ' ', '\n', '\r', '\u2028', '\u00a0', '\ufeff', '\u000b', 'é', 'Ω', '😀', '\ud800', '\udc00', '.', '!'];

@@ -1,6 +1,6 @@
 import type { LogicalTable } from '../writers/index.js';
 import { buildColumn, plant } from './plants.js';
-import { pick, randomInt, seededRandom } from './random.js';
+import { pick, randomInt, seededRandom } from '../fixtures/seeded-random.js';
 
 const DAY = Date.UTC(2026, 10, 30);
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import type { LogicalTable } from '../writers/index.js';
 import { buildColumn, plant, type ColumnShape } from './plants.js';
-import { pick, randomInt, seededRandom } from './random.js';
+import { pick, randomInt, seededRandom } from '../fixtures/seeded-random.js';
 
 const DAY = 86_400_000;
 const NOV_30 = Date.UTC(2026, 10, 30);
