@@ -55,7 +55,9 @@ class CsvBatchBuilder {
   }
 
   add(record: CsvRecord): void {
-    if (record.blank) return;
+    // A blank line is a record of one empty field: a null row where the header has one column
+    // (DuckDB writes a null that way), and nothing where it has more.
+    if (record.blank && this.header.length > 1) return;
     const reason =
       record.problem ??
       (record.fieldCount === this.header.length ? undefined : `expected ${this.header.length} fields as in the header, found ${record.fieldCount}`);

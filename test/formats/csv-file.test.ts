@@ -59,7 +59,12 @@ describe('openCsvFile', () => {
     expect(await columnValues(csv('a,b\n1,"q"'), 'b')).toEqual(['q']);
   });
 
-  it('skips blank lines without counting them as rows', async () => {
+  it('reads a blank line of a one-column file as a null row, as DuckDB writes a null there', async () => {
+    expect(await columnValues(csv('a\nx\n\ny\n'), 'a')).toEqual(['x', null, 'y']);
+    expect(await columnValues(csv('a\nx\n\n'), 'a')).toEqual(['x', null]);
+  });
+
+  it('skips blank lines of a file with several columns without counting them as rows', async () => {
     const batches = await collectBatches(csv('a,b\n1,x\n\n\r\n2,y\n\n'), ['a']);
     expect(batches[0]!.rowCount).toBe(2);
     expect(batches[0]!.columns.get('a')).toEqual(['1', '2']);
