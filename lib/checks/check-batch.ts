@@ -97,7 +97,8 @@ function requiredWhen(context: BatchContext, column: ReadableColumn): ((row: num
   // Holds only decoded columns: a condition column the file lacks, or that was not read, is absent.
   const other = when && context.values.get(when.column);
   if (!when || !other) return undefined;
-  const listed = new Set<unknown>(when.in);
+  // Parquet INT64 values decode as bigint: a listed whole number must match those too.
+  const listed = new Set<unknown>(when.in.flatMap((v): unknown[] => (typeof v === 'number' && Number.isSafeInteger(v) ? [v, BigInt(v)] : [v])));
   return (row) => listed.has(other[row]);
 }
 
