@@ -60,13 +60,17 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
   const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
   const queues = new Map<string, PageQueue>();
   for (const chunk of info.metadata.row_groups[group.index]?.columns ?? []) {
-    const meta = chunk.meta_data;
+    // A forged footer can make meta_data any falsy value, not only undefined.
+    const meta = chunk.meta_data || undefined;
     const name = meta?.path_in_schema.join('.');
     if (!meta || name === undefined || !columns.includes(name) || queues.has(name)) continue;
     const element = info.elements.get(name);
     const hashed = hashOnly.has(name) && element !== undefined && keyHashable(element);
     queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, window, hashed)));
   }
+  // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
+  const missing = columns.find((name) => !queues.has(name));
+  if (missing !== undefined) throw new UnreadableError(`row group ${group.index} has no column chunk for "${missing}"`);
   return queues;
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnMetaData, PageHeader } from 'hyparquet';
+import type { ColumnMetaData, PageHeader, ParquetType } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { checkLevelsV2, checkPageV1, checkValues, type PageShape } from './page-values.js';
 import { UnreadableError } from './table-file.js';
@@ -84,7 +84,23 @@ function checkPage(chunk: PageContext, header: PageHeader, data: Uint8Array, def
     return values;
   }
   if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) return checkPageV2(chunk, header, data, deferred);
+  if (header.type === 'DICTIONARY_PAGE' && header.dictionary_page_header) checkDictionaryPage(chunk, header);
   return 0;
+}
+
+/** The fewest bytes a PLAIN value takes; a FIXED_LEN_BYTE_ARRAY's length is in the schema, and at least 1. */
+const PLAIN_VALUE_BYTES: Record<ParquetType, number> = { BOOLEAN: 1 / 8, INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12, BYTE_ARRAY: 4, FIXED_LEN_BYTE_ARRAY: 1 };
+
+/**
+ * A dictionary holds its values PLAIN in a page of exactly its uncompressed size (the decoder
+ * refuses any other length): no more of them than those bytes have room for. hyparquet sizes the
+ * dictionary by the count, and for a page not aligned to the value size allocates it before
+ * finding the bytes short.
+ */
+function checkDictionaryPage(chunk: PageContext, header: PageHeader): void {
+  const size = header.uncompressed_page_size;
+  const bytes = Number.isInteger(size) && size > 0 ? size : 0;
+  count(header.dictionary_page_header!.num_values, Math.floor(bytes / (PLAIN_VALUE_BYTES[chunk.meta.type] ?? 1)), 'dictionary values');
 }
 
 function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {

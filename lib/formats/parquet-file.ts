@@ -5,7 +5,7 @@ import { chunkStatistics } from './parquet-statistics.js';
 import { readDictionary } from './parquet-dictionary.js';
 import { NUMERIC_TIME } from './column-decoder.js';
 import { readFooter, type ParquetFileInfo } from './parquet-footer.js';
-import { readRows } from './parquet-rows.js';
+import { readGroup } from './parquet-rows.js';
 import { groupRowsAt, groupSlices, WHOLE_GROUP_VALUES } from './group-slices.js';
 import type { FileSchema, RowGroupInfo, TableFile, TypedColumn } from './table-file.js';
 
@@ -13,16 +13,16 @@ interface LoadedFile extends ParquetFileInfo {
   readonly schema: FileSchema & { kind: 'typed' };
 }
 
-/**
- * Reads a Parquet file one row group at a time, decoding only the requested columns. The footer
- * is checked before it is trusted and every page before it is decoded (see parquet-limits.ts), so
- * a hostile file ends as an UnreadableError, not an exhausted process.
- */
 export interface ParquetReadOptions {
   /** Row groups holding more values than this (rows × columns read) are read in slices. */
   readonly wholeGroupValues?: number;
 }
 
+/**
+ * Reads a Parquet file one row group at a time, decoding only the requested columns. The footer
+ * is checked before it is trusted and every page before it is decoded (see parquet-limits.ts), so
+ * a hostile file ends as an UnreadableError, not an exhausted process.
+ */
 export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES }: ParquetReadOptions = {}): TableFile {
   let loaded: Promise<LoadedFile> | undefined;
   const load = () => (loaded ??= loadFile(source));
@@ -38,7 +38,7 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
         if (group.rowCount * chosen.length > wholeGroupValues) yield* groupSlices(source, file, group, chosen, hashOnly);
-        else yield await readRows(source, file, chosen, group, { rowStart: group.rowStart, rowCount: group.rowCount, hashOnly });
+        else yield await readGroup(source, file, chosen, group, hashOnly);
       }
     },
     async *readRows(columns, rows) {
@@ -48,21 +48,12 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
       const sorted = [...new Set(rows)].sort((a, b) => a - b);
       for (const group of groups) {
         const inGroup = sorted.filter((row) => row >= group.rowStart && row < group.rowStart + group.rowCount);
-        if (inGroup.length === 0) continue;
-        if (!pagesIndexed(file, group, wanted) || group.rowCount * wanted.length > wholeGroupValues) yield* groupRowsAt(source, file, group, wanted, inGroup);
-        else for (const row of inGroup) yield await readRows(source, file, wanted, group, { rowStart: row, rowCount: 1 });
+        // Pages are walked from each chunk's start and checked as a full read checks them, never
+        // found through the offset index: hyparquet would decode whatever its locations point at.
+        if (inGroup.length > 0) yield* groupRowsAt(source, file, group, wanted, inGroup);
       }
     },
   };
-}
-
-/**
- * Every chunk of these columns has an offset index, through which hyparquet reads only the page
- * holding a row; without one it would decode the chunk up to the row, once for every row asked.
- */
-function pagesIndexed({ metadata }: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[]): boolean {
-  const chunks = metadata.row_groups[group.index]?.columns ?? [];
-  return chunks.every((chunk) => !columns.includes(chunk.meta_data?.path_in_schema.join('.') ?? '') || chunk.offset_index_offset !== undefined);
 }
 
 /** The footer (checked: see readFooter), then the schema built from it, once per file. */

@@ -15,22 +15,14 @@ interface GroupChunk {
   readonly range: ByteRange;
 }
 
-/** Which rows of a row group to read, and the columns wanted as key hashes (see BatchOptions). */
-export interface RowsToRead {
-  readonly rowStart: number;
-  readonly rowCount: number;
-  readonly hashOnly?: ReadonlySet<string>;
-}
-
 /**
- * Decodes rows [rowStart, rowStart + rowCount) of one row group. A whole group's chunks are
- * fetched together and their pages checked before decoding; a few rows are read page by page
- * through the offset index when the file has one (files whose groups were read whole before).
+ * Decodes a whole row group of modest size (see group-slices.ts for large ones): its chunks are
+ * fetched together and their pages checked before decoding; `hashOnly` columns (see BatchOptions)
+ * are hashed from their pages where they can be.
  */
-export async function readRows(file: ByteSource, info: ParquetFileInfo, columns: readonly string[], group: RowGroupInfo, rows: RowsToRead): Promise<ColumnBatch> {
-  const { rowStart, rowCount } = rows;
-  const wholeGroup = rowCount === group.rowCount;
-  const chunks = wholeGroup && columns.length > 0 ? groupChunks(info.metadata, group.index, columns) : [];
+export async function readGroup(file: ByteSource, info: ParquetFileInfo, columns: readonly string[], group: RowGroupInfo, hashOnly?: ReadonlySet<string>): Promise<ColumnBatch> {
+  const { rowStart, rowCount } = group;
+  const chunks = columns.length > 0 ? groupChunks(info.metadata, group.index, columns) : [];
   const source = chunks.length > 0 ? await prefetchedSource(file, chunks.map((c) => c.range)) : file;
   const pieces = new Map<string, ColumnData[]>(columns.map((name) => [name, []]));
   const hashes = new Map<string, Float64Array>();
@@ -38,12 +30,12 @@ export async function readRows(file: ByteSource, info: ParquetFileInfo, columns:
     try {
       const checked = await checkPages(source, info, chunks, group.rowCount);
       const compressors = guardedCompressors(checked.deferred);
-      if (wholeGroup) hashKeyChunks(info, checked.chunks, rows.hashOnly, compressors, hashes);
+      hashKeyChunks(info, checked.chunks, hashOnly, compressors, hashes);
       const decode = columns.filter((name) => !hashes.has(name));
       if (decode.length > 0) {
         await parquetRead({
           file: source, metadata: info.metadata, columns: decode, rowStart, rowEnd: rowStart + rowCount,
-          compressors, parsers: NUMERIC_TIME, utf8: false, useOffsetIndex: !wholeGroup,
+          compressors, parsers: NUMERIC_TIME, utf8: false,
           onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
         });
       }

@@ -91,7 +91,8 @@ function pageParts(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder)
     readRleBitPackedHybrid({ view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: repetition }, 1, levels, definition);
   }
   const size = header.uncompressed_page_size - repetition - definition;
-  const stored = data.subarray(repetition + definition);
+  // As hyparquet and the page guard read it: a REQUIRED column's values start after the repetition levels.
+  const stored = data.subarray(defined ? repetition + definition : repetition);
   const values = v2.is_compressed !== false && size > 0 ? decompressPage(stored, size, decoder.codec, decoder.compressors) : stored;
   return { rows, levels, stored: rows - v2.num_nulls, values, encoding: v2.encoding };
 }

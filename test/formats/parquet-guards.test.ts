@@ -2,14 +2,14 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { byteSourceFromBytes, type ByteSource } from '../../lib/formats/byte-source.js';
 import { checkDeclaredSize } from '../../lib/formats/guarded-codecs.js';
-import { openParquetFile } from '../../lib/formats/parquet-file.js';
+import { openParquetFile, type ParquetReadOptions } from '../../lib/formats/parquet-file.js';
 import { makeOrders, ordersToParquet } from '../fixtures/orders-fixture.js';
 import { columnChunks, joinFile, parseLayout, rowGroups, spliceBody, type PageSpot } from '../fuzz/parquet-layout.js';
 import { T, child, encodeStruct, items, setInt, type TStruct } from '../fuzz/thrift-compact.js';
 
 /** What the engine would report: rows read, or the UnreadableError's message. */
-async function outcome(input: Uint8Array | ByteSource, hashOnly: ReadonlySet<string> = new Set()): Promise<string> {
-  const table = openParquetFile(input instanceof Uint8Array ? byteSourceFromBytes(input) : input);
+async function outcome(input: Uint8Array | ByteSource, hashOnly: ReadonlySet<string> = new Set(), options: ParquetReadOptions = {}): Promise<string> {
+  const table = openParquetFile(input instanceof Uint8Array ? byteSourceFromBytes(input) : input, options);
   try {
     const schema = await table.schema();
     if (schema.kind !== 'typed') return 'not typed';
@@ -155,6 +155,13 @@ describe('Parquet page guards', () => {
     expect(await outcome(joinFile(body, layout.footer))).toBe('cannot decode rows 0-299: column "maybe", page at byte 0 of its chunk: definition levels hold a run of 1073741824 values where 300 remain in a page of 300');
   });
 
+  it('refuses a dictionary page claiming more values than its bytes hold, whole and in slices, before the decoder sizes the dictionary by it', async () => {
+    const file = withHeader(snappyOrders(), 'status', (page) => setInt(child(page.header, 7)!, 1, 2 ** 28), 'dictionary');
+    const refusal = /column "status", page at byte 0 of its chunk: its header declares 268435456 dictionary values; at most \d+ are possible$/;
+    expect(await outcome(file)).toMatch(refusal);
+    expect(await outcome(file, new Set(), { wholeGroupValues: 0 })).toMatch(refusal);
+  });
+
   it('refuses a delta stream whose block header the format does not allow', async () => {
     const { layout, page } = dataPage(uncompressed('DELTA_BINARY_PACKED'), 'id');
     const body = layout.body.slice();
@@ -173,7 +180,7 @@ describe('key columns hashed from page bytes', () => {
 
   it('refuses a dictionary page claiming more values than its bytes hold, before allocating them', async () => {
     const file = withHeader(snappyOrders(), 'status', (page) => setInt(child(page.header, 7)!, 1, 2 ** 30), 'dictionary');
-    expect(await outcome(file, keys)).toMatch(/^cannot decode rows 0-99: a page of \d+ bytes cannot hold 1073741824 values$/);
+    expect(await outcome(file, keys)).toMatch(/^cannot decode rows 0-99: column "status", page at byte 0 of its chunk: its header declares 1073741824 dictionary values; at most \d+ are possible$/);
   });
 
   it('refuses a value whose length runs past its page', async () => {

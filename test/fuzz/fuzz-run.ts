@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { mutate, MUTATION_KINDS } from './mutations.js';
 import { fileSeed, Prng } from './prng.js';
 import { CORPUS, seedFiles, type SeedFile } from './seed-files.js';
+import type { ReadPath } from './read-like-engine.js';
+import type { SeedSelection } from './matrix-seeds.js';
 import { runPool, type Outcome } from './worker-pool.js';
 
 /**
  * One fuzz run: `files` mutated files (kinds in turn, seeds in turn, each reproducible from the
- * run seed and its index), then every file of the corpus's bad_data as it is.
+ * run seed and its index), then every file of the corpus's bad_data as it is. Each file is read
+ * whole or sliced, with or without key hashes, as its index says (see readPath).
  */
 export interface FuzzOptions {
   readonly files: number;
@@ -18,6 +21,8 @@ export interface FuzzOptions {
   readonly heapMb?: number;
   readonly rssGrowthMb?: number;
   readonly badData?: boolean;
+  /** Which matrix files seed the run (see matrix-seeds.ts); `full` unless told. */
+  readonly seeds?: SeedSelection;
   readonly onRecord?: (record: FuzzRecord, done: number, total: number) => void;
 }
 
@@ -26,6 +31,7 @@ export interface FuzzRecord {
   readonly kind: string;
   readonly seedFile: string;
   readonly mutation: string;
+  readonly path: ReadPath;
   readonly outcome: Outcome;
   readonly detail: string;
   readonly ms: number;
@@ -46,14 +52,26 @@ export function badDataFiles(): SeedFile[] {
   return readdirSync(BAD_DATA).filter((name) => name.endsWith('.parquet')).sort().map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(BAD_DATA, name))) }));
 }
 
-interface Planned {
+export interface Planned {
   readonly kind: string;
   readonly seedFile: string;
   readonly mutation: string;
   readonly bytes: Uint8Array;
 }
 
-function plan(index: number, options: FuzzOptions, seeds: SeedFile[], extras: SeedFile[]): Planned {
+/**
+ * Two bits of a hash of the index pick the read path, not the index's own bits: kinds and seeds
+ * repeat with periods the read path must not follow, whatever the count of kinds.
+ */
+export function readPath(index: number): ReadPath {
+  const bits = fileSeed(READ_PATH_SEED, index);
+  return { hashed: (bits & 1) === 1, sliced: (bits & 2) === 2 };
+}
+
+const READ_PATH_SEED = 0x5eed_0a7b;
+
+/** The file of index `index` in a run with these options: what it came from and its bytes. */
+export function planFile(index: number, options: FuzzOptions, seeds: SeedFile[], extras: SeedFile[]): Planned {
   if (index >= options.files) {
     const file = extras[index - options.files]!;
     return { kind: 'bad_data', seedFile: file.name, mutation: 'as published', bytes: file.bytes.slice() };
@@ -65,16 +83,16 @@ function plan(index: number, options: FuzzOptions, seeds: SeedFile[], extras: Se
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
-  const seeds = seedFiles();
+  const seeds = await seedFiles(options.seeds);
   const extras = options.badData === false ? [] : badDataFiles();
   const total = options.files + extras.length;
   const planned = new Map<number, Planned>();
   const records: FuzzRecord[] = [];
   const started = performance.now();
   const makeTask = (id: number) => {
-    const p = plan(id, options, seeds, extras);
+    const p = planFile(id, options, seeds, extras);
     planned.set(id, p);
-    return { id, bytes: p.bytes.slice() };
+    return { id, bytes: p.bytes.slice(), path: readPath(id) };
   };
   const workers = options.workers ?? availableParallelism();
   const heapMb = options.heapMb ?? 512;
@@ -84,7 +102,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const p = planned.get(result.id)!;
     planned.delete(result.id);
     const bad = result.outcome !== 'read' && result.outcome !== 'unreadable';
-    const record: FuzzRecord = { index: result.id, kind: p.kind, seedFile: p.seedFile, mutation: p.mutation, outcome: result.outcome, detail: result.detail, ms: result.ms, ...(bad ? { bytes: p.bytes } : {}) };
+    const record: FuzzRecord = { index: result.id, kind: p.kind, seedFile: p.seedFile, mutation: p.mutation, path: readPath(result.id), outcome: result.outcome, detail: result.detail, ms: result.ms, ...(bad ? { bytes: p.bytes } : {}) };
     records.push(record);
     options.onRecord?.(record, records.length, total);
   });
@@ -93,4 +111,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
 export function failures(report: FuzzReport): FuzzRecord[] {
   return report.records.filter((r) => r.outcome === 'TIMEOUT' || r.outcome === 'OOM' || r.outcome === 'CRASH');
+}
+
+/** `whole`, `sliced`, `whole+hashes` or `sliced+hashes`. */
+export function pathName(path: ReadPath): string {
+  return `${path.sliced ? 'sliced' : 'whole'}${path.hashed ? '+hashes' : ''}`;
+}
+
+/** One line for a file: where it came from, how it was read, what happened. */
+export function describeRecord(r: FuzzRecord): string {
+  return `#${r.index} ${r.kind} of ${r.seedFile} (${r.mutation}), read ${pathName(r.path)}: ${r.outcome} ${r.detail}`;
 }

@@ -1,18 +1,27 @@
-import type { FuzzReport, FuzzRecord } from './fuzz-run.js';
+import { pathName, type FuzzReport, type FuzzRecord } from './fuzz-run.js';
 import type { Outcome } from './worker-pool.js';
 
 const OUTCOMES: readonly Outcome[] = ['read', 'unreadable', 'TIMEOUT', 'OOM', 'CRASH'];
 
 /** Files by mutation kind and outcome, with a total row: the table a fuzz run prints. */
 export function summaryTable(report: FuzzReport): string {
-  const kinds = [...new Set(report.records.map((r) => r.kind))];
-  const count = (records: FuzzRecord[], outcome: Outcome) => records.filter((r) => r.outcome === outcome).length;
-  const rows = kinds.map((kind) => {
-    const records = report.records.filter((r) => r.kind === kind);
-    return [kind, String(records.length), ...OUTCOMES.map((o) => String(count(records, o))), `${Math.round(Math.max(...records.map((r) => r.ms)))}`];
-  });
-  rows.push(['total', String(report.records.length), ...OUTCOMES.map((o) => String(count(report.records, o))), `${Math.round(Math.max(0, ...report.records.map((r) => r.ms)))}`]);
-  return table(['mutation', 'files', ...OUTCOMES, 'max ms'], rows);
+  return outcomeTable('mutation', report.records, (r) => r.kind);
+}
+
+/** The same by read path, to show both readers met the damage. */
+export function pathTable(report: FuzzReport): string {
+  return outcomeTable('read path', report.records, (r) => pathName(r.path));
+}
+
+function outcomeTable(title: string, records: readonly FuzzRecord[], by: (r: FuzzRecord) => string): string {
+  const count = (some: readonly FuzzRecord[], outcome: Outcome) => some.filter((r) => r.outcome === outcome).length;
+  // A loop, not Math.max(...): spreading 10,000 values is close to the argument limit.
+  const maxMs = (some: readonly FuzzRecord[]) => String(Math.round(some.reduce((most, r) => Math.max(most, r.ms), 0)));
+  const row = (name: string, some: readonly FuzzRecord[]) => [name, String(some.length), ...OUTCOMES.map((o) => String(count(some, o))), maxMs(some)];
+  const groups = [...new Set(records.map(by))];
+  const rows = groups.map((name) => row(name, records.filter((r) => by(r) === name)));
+  rows.push(row('total', records));
+  return table([title, 'files', ...OUTCOMES, 'max ms'], rows);
 }
 
 /** The most common unreadable reasons, numbers blanked so alike messages group together. */

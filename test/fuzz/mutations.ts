@@ -1,5 +1,6 @@
 import { bitFlip, byteStomp, cutMiddle, footerBitFlip, footerLength, truncate, type Mutated } from './byte-mutations.js';
 import { deepSchema, forgedCount, forgedOffset, schemaForge } from './footer-mutations.js';
+import { forgedPageIndex } from './page-index-mutations.js';
 import { forgedPageCount, forgedPageSize, forgedRunLength } from './page-mutations.js';
 import type { Prng } from './prng.js';
 
@@ -18,6 +19,7 @@ export const MUTATIONS = {
   'forged-page-size': forgedPageSize,
   'forged-page-count': forgedPageCount,
   'forged-run-length': forgedRunLength,
+  'forged-page-index': forgedPageIndex,
   'deep-schema': deepSchema,
   'schema-forge': schemaForge,
 } satisfies Record<string, Mutation>;

@@ -1,13 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { failures, runFuzz } from './fuzz-run.js';
-import { reasonTable, summaryTable } from './fuzz-summary.js';
+import { describeRecord, failures, pathName, runFuzz } from './fuzz-run.js';
+import { pathTable, reasonTable, summaryTable } from './fuzz-summary.js';
 
 /**
  * `npm run test:fuzz`: mutates valid Parquet files and reads each in a memory-limited worker.
  * Exits non-zero on any TIMEOUT, OOM or CRASH. Options: --files N, --seed S, --workers W,
- * --save DIR (writes each failing file there, named by its index, to replay alone).
+ * --save DIR (writes each failing file there, named by its index, kind and read path; replay-fuzz.ts
+ * rebuilds one from the seed and its index instead).
  */
 const { values } = parseArgs({
   options: {
@@ -26,7 +27,7 @@ const report = await runFuzz({
   seed,
   ...(values.workers ? { workers: Number(values.workers) } : {}),
   onRecord: (record, done, total) => {
-    if (record.outcome !== 'read' && record.outcome !== 'unreadable') console.log(`#${record.index} ${record.kind} of ${record.seedFile} (${record.mutation}): ${record.outcome} ${record.detail}`);
+    if (record.outcome !== 'read' && record.outcome !== 'unreadable') console.log(describeRecord(record));
     if (performance.now() - lastPrint > 10_000 || done === total) {
       lastPrint = performance.now();
       console.log(`... ${done}/${total} files`);
@@ -36,11 +37,12 @@ const report = await runFuzz({
 
 console.log(`\nseed ${seed}: ${report.records.length} files in ${report.seconds.toFixed(0)} s, ${report.restarts} worker restarts, peak RSS ${report.peakRssMb} MB\n`);
 console.log(summaryTable(report));
+console.log(`\n${pathTable(report)}`);
 console.log(`\n${reasonTable(report)}`);
 const failed = failures(report);
 if (values.save && failed.length) {
   mkdirSync(values.save, { recursive: true });
-  for (const record of failed) writeFileSync(join(values.save, `${record.index}-${record.kind}.parquet`), record.bytes ?? new Uint8Array());
+  for (const record of failed) writeFileSync(join(values.save, `${record.index}-${record.kind}-${pathName(record.path)}.parquet`), record.bytes ?? new Uint8Array());
 }
 if (failed.length) {
   console.log(`\n${failed.length} files failed (TIMEOUT/OOM/CRASH)`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { makeOrders, ORDERS_PARQUET_SCHEMA, type OrdersColumns } from '../fixtures/orders-fixture.js';
+import { matrixSeeds, type SeedSelection } from './matrix-seeds.js';
 
 /** A valid file the fuzzer mutates. */
 export interface SeedFile {
@@ -72,7 +73,12 @@ const CORPUS_SEEDS = [
   'data/byte_stream_split_extended.gzip.parquet',
 ];
 
-export function seedFiles(): SeedFile[] {
+/** Hand-made hyparquet-writer files, small corpus files, then files of every writer of the matrix. */
+export async function seedFiles(selection: SeedSelection = 'full'): Promise<SeedFile[]> {
+  return [...handMadeSeeds(), ...(await matrixSeeds(selection))];
+}
+
+function handMadeSeeds(): SeedFile[] {
   const seeds: SeedFile[] = [
     { name: 'orders-snappy', bytes: orders(240, { rowGroupSize: 100 }) },
     { name: 'orders-uncompressed', bytes: orders(180, { rowGroupSize: 60, codec: 'UNCOMPRESSED', statistics: false }) },

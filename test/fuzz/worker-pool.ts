@@ -96,7 +96,7 @@ function runOne(worker: Worker, task: FuzzTask, timeoutMs: number, inFlight: Set
     const timer = setTimeout(() => setImmediate(() => finish('TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     const bytes = task.bytes.byteOffset === 0 && task.bytes.byteLength === task.bytes.buffer.byteLength ? task.bytes : task.bytes.slice();
-    worker.postMessage({ id: task.id, bytes }, [bytes.buffer as ArrayBuffer]);
+    worker.postMessage({ ...task, bytes } satisfies FuzzTask, [bytes.buffer as ArrayBuffer]);
   });
 }
 
