@@ -3,12 +3,20 @@ import type { ColumnDecoder } from 'hyparquet/src/types.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getSchemaPath } from 'hyparquet/src/schema.js';
 
-/** Timestamps and dates stay numbers (epoch ms): a Date per value costs memory and time. */
+/** A value's leading U+FEFF is data: only a stream's first bytes can be a byte-order mark. */
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * How values decode: timestamps and dates stay numbers (epoch ms), since a Date per value costs
+ * memory and time; strings keep every character (hyparquet's default decoder drops a leading
+ * U+FEFF from each value, so "\uFEFFpaid" would pass `enum: [paid]`).
+ */
 export const NUMERIC_TIME: Partial<ParquetParsers> = {
   timestampFromMilliseconds: (millis) => Number(millis),
   timestampFromMicroseconds: (micros) => Number(micros) / 1_000,
   timestampFromNanoseconds: (nanos) => Number(nanos) / 1_000_000,
   dateFromDays: (days) => days * 86_400_000,
+  stringFromBytes: (bytes) => bytes && UTF8.decode(bytes),
 };
 
 /** How hyparquet decodes one column's pages as we read them: numeric time, bytes as bytes unless annotated as text. */

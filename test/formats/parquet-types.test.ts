@@ -94,3 +94,19 @@ schema:
     expect(counts(await validate(contract('{ name: b, type: binary, required: true, unique: true }'), [bytes]))).toEqual({});
   });
 });
+
+describe('strings from Parquet', () => {
+  it('keep a leading U+FEFF, which is data inside a value and not a byte-order mark', async () => {
+    const text = memoryFile('bom.parquet', new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 's', data: ['\uFEFFpaid', 'paid'] }] })));
+    const report = await validate(contractFrom(`name: t
+version: 1.0.0
+status: active
+owner: { team: t, notify: [a@example.com] }
+produces: { format: parquet, partition: "dt={ds}" }
+schema:
+  columns:
+    - { name: s, type: string, enum: [paid], max_length: 4 }
+`), [text]);
+    expect(counts(report)).toEqual({ 'enum:s': 1, 'length:s': 1 });
+  });
+});
