@@ -89,8 +89,14 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
   }
 }
 
+const UTF8 = new TextEncoder();
+
 function checkedValues(readable: readonly ReadableColumn[], name: string, raw: ArrayLike<unknown> | undefined): ArrayLike<unknown> {
-  const coerce = readable.find((c) => c.plan.spec.name === name)?.coerce;
+  const column = readable.find((c) => c.plan.spec.name === name);
+  const coerce = column?.coerce;
+  // Strings satisfy `binary` as their UTF-8 bytes (and hash so): a file that stores the column as
+  // text holds the same keys as one that stores bytes, so they compare as bytes.
+  if (raw && !coerce && column?.plan.spec.type.kind === 'binary') return Array.from(raw, (value) => (typeof value === 'string' ? UTF8.encode(value) : value));
   if (!raw || !coerce) return raw ?? [];
   return Array.from(raw, (value) => {
     const checked = coerce(value);
