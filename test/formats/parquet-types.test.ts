@@ -58,13 +58,8 @@ schema:
   });
 });
 
-describe('columns annotated only with a LogicalType', () => {
-  // The format lets a writer give the newer annotation alone; the values must still be converted.
-  const file = (name: string, data: ArrayLike<unknown>, element: object) => memoryFile('logical.parquet', new Uint8Array(parquetWriteBuffer({
-    columnData: [{ name, data: data as never }],
-    schema: [{ name: 'root', num_children: 1 }, { name, repetition_type: 'REQUIRED', ...element }],
-  })));
-  const contract = (column: string) => contractFrom(`name: t
+/** A contract of one column, given as its YAML flow mapping. */
+const oneColumn = (column: string) => contractFrom(`name: t
 version: 1.0.0
 status: active
 owner: { team: t, notify: [a@example.com] }
@@ -74,39 +69,38 @@ schema:
     - ${column}
 `);
 
+describe('columns annotated only with a LogicalType', () => {
+  // The format lets a writer give the newer annotation alone; the values must still be converted.
+  const file = (name: string, data: ArrayLike<unknown>, element: object) => memoryFile('logical.parquet', new Uint8Array(parquetWriteBuffer({
+    columnData: [{ name, data: data as never }],
+    schema: [{ name: 'root', num_children: 1 }, { name, repetition_type: 'REQUIRED', ...element }],
+  })));
+
   it('reads a DATE as a date, not as a count of days', async () => {
     const days = Date.UTC(2026, 10, 29) / 86_400_000;
     const dated = file('d', Int32Array.from([days, days + 1]), { type: 'INT32', logical_type: { type: 'DATE' } });
-    expect(counts(await validate(contract('{ name: d, type: date, required: true, min: "2026-11-01", max: "2026-12-31" }'), [dated]))).toEqual({});
-    expect(counts(await validate(contract('{ name: d, type: date, required: true, min: "2026-11-30" }'), [dated]))).toEqual({ 'min:d': 1 });
+    expect(counts(await validate(oneColumn('{ name: d, type: date, required: true, min: "2026-11-01", max: "2026-12-31" }'), [dated]))).toEqual({});
+    expect(counts(await validate(oneColumn('{ name: d, type: date, required: true, min: "2026-11-30" }'), [dated]))).toEqual({ 'min:d': 1 });
   });
 
   it('scales an INT64 DECIMAL by its logical scale', async () => {
     const cents = file('p', BigInt64Array.from([1999n, 5n]), { type: 'INT64', logical_type: { type: 'DECIMAL', precision: 12, scale: 2 } });
-    expect(counts(await validate(contract('{ name: p, type: "decimal(12,2)", required: true, min: 0.05, max: 19.99 }'), [cents]))).toEqual({});
-    expect(counts(await validate(contract('{ name: p, type: "decimal(12,2)", required: true, max: 10 }'), [cents]))).toEqual({ 'max:p': 1 });
+    expect(counts(await validate(oneColumn('{ name: p, type: "decimal(12,2)", required: true, min: 0.05, max: 19.99 }'), [cents]))).toEqual({});
+    expect(counts(await validate(oneColumn('{ name: p, type: "decimal(12,2)", required: true, max: 10 }'), [cents]))).toEqual({ 'max:p': 1 });
   });
 
   it('reads a STRING byte array as text and keeps unannotated bytes as bytes', async () => {
     const text = file('s', ['é', 'b'], { type: 'BYTE_ARRAY', logical_type: { type: 'STRING' } });
-    expect(counts(await validate(contract('{ name: s, type: string, required: true, enum: ["é", b] }'), [text]))).toEqual({});
+    expect(counts(await validate(oneColumn('{ name: s, type: string, required: true, enum: ["é", b] }'), [text]))).toEqual({});
     const bytes = file('b', [Uint8Array.of(0xff, 0x41), Uint8Array.of(0xfe, 0x41)], { type: 'BYTE_ARRAY' });
-    expect(counts(await validate(contract('{ name: b, type: binary, required: true, unique: true }'), [bytes]))).toEqual({});
+    expect(counts(await validate(oneColumn('{ name: b, type: binary, required: true, unique: true }'), [bytes]))).toEqual({});
   });
 });
 
 describe('strings from Parquet', () => {
   it('keep a leading U+FEFF, which is data inside a value and not a byte-order mark', async () => {
     const text = memoryFile('bom.parquet', new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 's', data: ['\uFEFFpaid', 'paid'] }] })));
-    const report = await validate(contractFrom(`name: t
-version: 1.0.0
-status: active
-owner: { team: t, notify: [a@example.com] }
-produces: { format: parquet, partition: "dt={ds}" }
-schema:
-  columns:
-    - { name: s, type: string, enum: [paid], max_length: 4 }
-`), [text]);
+    const report = await validate(oneColumn('{ name: s, type: string, enum: [paid], max_length: 4 }'), [text]);
     expect(counts(report)).toEqual({ 'enum:s': 1, 'length:s': 1 });
   });
 });
