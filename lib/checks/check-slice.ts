@@ -9,7 +9,7 @@ import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
 import { hashOnlyColumns } from './hash-only-columns.js';
-import type { PartitionFile } from './validate-partition.js';
+import type { PartitionFile } from './partition-file.js';
 import { ViolationLog, type LogEntry } from './violation-log.js';
 
 /**

@@ -8,7 +8,7 @@ import type { CheckPlan } from './check-plan.js';
 import { keyDisplay, keyIdentity } from './key-values.js';
 import type { KeyColumns, PartitionState } from './partition-state.js';
 import { checkFileSchema, type ReadableColumn } from './schema-check.js';
-import type { PartitionFile } from './validate-partition.js';
+import type { PartitionFile } from './partition-file.js';
 import { ViolationLog } from './violation-log.js';
 import { INVALID } from './coerce-value.js';
 

@@ -1,23 +1,12 @@
 import { isoSeconds } from '../contract/temporal.js';
-import type { ByteSource } from '../formats/byte-source.js';
 import type { Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
+import type { PartitionFile } from './partition-file.js';
 import { checkPartitionRules } from './partition-rules.js';
 
-/** One file of a partition, opened only when its turn comes so open handles stay few. */
-export interface PartitionFile {
-  /** How the file is named in the report: a path or an object key. */
-  readonly path: string;
-  readonly byteLength: number;
-  open(): Promise<OpenedFile>;
-}
-
-export interface OpenedFile {
-  readonly source: ByteSource;
-  close(): Promise<void>;
-}
+export type { OpenedFile, PartitionFile } from './partition-file.js';
 
 export interface Progress {
   readonly filesDone: number;

@@ -1,5 +1,5 @@
 import { isMap, type Node } from 'yaml';
-import type { LoadResult } from '../contract/load-contract.js';
+import type { LoadResult } from '../contract/native-contract.js';
 import type { Contract } from '../contract/model.js';
 import { YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, readCustomProperties, TOP_CUSTOM } from './custom-properties.js';

@@ -1,5 +1,5 @@
 import { isScalar, type Node } from 'yaml';
-import { NAME, readDate, readVersion } from '../contract/load-contract.js';
+import { NAME, readDate, readVersion } from '../contract/native-contract.js';
 import type { Contract, SemVer } from '../contract/model.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, type CustomValues } from './custom-properties.js';
