@@ -101,7 +101,9 @@ function pageParts(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder)
 function valueRun(parts: PageParts, decoder: ColumnDecoder, dictionary: DecodedArray | undefined): ValueRun | undefined {
   const { values, encoding } = parts;
   const reader = { view: new DataView(values.buffer, values.byteOffset, values.byteLength), offset: 0 };
-  if (encoding === 'PLAIN') return (count) => convert(readPlain(reader, decoder.type, count, decoder.element.type_length), decoder);
+  // Without its compressors: they hold the page's compressed bytes, which the run has no use for.
+  const converting: ColumnDecoder = { ...decoder, compressors: {} };
+  if (encoding === 'PLAIN') return (count) => convert(readPlain(reader, converting.type, count, converting.element.type_length), converting);
   if (encoding !== 'PLAIN_DICTIONARY' && encoding !== 'RLE_DICTIONARY' && encoding !== 'RLE') return undefined;
   if (!dictionary) throw new UnreadableError('a dictionary-encoded page comes before any dictionary page');
   return lookUp(parts, dictionary, (count) => new Array<unknown>(count));
