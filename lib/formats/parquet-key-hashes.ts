@@ -127,13 +127,16 @@ function lookUpIndices(values: Uint8Array, stored: number, dictionary: Float64Ar
   return hashes;
 }
 
-/** PLAIN byte arrays, each a 4-byte little-endian length and then the bytes, hashed in place. */
-function hashPlainValues(page: Uint8Array, count: number): Float64Array {
+/**
+ * `count` PLAIN byte arrays, each a 4-byte little-endian length and then the bytes, hashed in
+ * place from `cursor.at`, which is left after them (a page read in runs passes the same cursor).
+ */
+export function hashPlainValues(page: Uint8Array, count: number, cursor = { at: 0 }): Float64Array {
   // Each value takes at least its 4-byte length: a larger count is forged, and is not allocated.
-  if (count * 4 > page.length) throw new UnreadableError(`a page of ${page.length} bytes cannot hold ${count} values`);
+  if (count * 4 > page.length - cursor.at) throw new UnreadableError(`a page of ${page.length} bytes cannot hold ${count} more values from byte ${cursor.at}`);
   const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
   const hashes = new Float64Array(count);
-  let at = 0;
+  let at = cursor.at;
   for (let i = 0; i < count; i++) {
     if (at + 4 > page.length) throw new UnreadableError(`a page ends inside the length of value ${i}, at byte ${at}`);
     const start = at + 4;
@@ -141,5 +144,6 @@ function hashPlainValues(page: Uint8Array, count: number): Float64Array {
     if (at > page.length) throw new UnreadableError(`value ${i} runs ${at - page.length} bytes past the end of its page`);
     hashes[i] = hashByteRange(page, start, at);
   }
+  cursor.at = at;
   return hashes;
 }

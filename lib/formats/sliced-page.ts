@@ -6,7 +6,8 @@ import { decompressPage } from 'hyparquet/src/datapage.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { RleCursor } from './rle-cursor.js';
 import { readPlain } from 'hyparquet/src/plain.js';
-import { hashByteRange, hashValue } from '../checks/key-hash.js';
+import { hashValue } from '../checks/key-hash.js';
+import { hashPlainValues } from './parquet-key-hashes.js';
 import { UnreadableError } from './table-file.js';
 
 /**
@@ -138,21 +139,10 @@ function lookUp<T extends ArrayLike<unknown> & { [i: number]: unknown }>(parts: 
   };
 }
 
-/** PLAIN byte arrays, each a 4-byte little-endian length and then the bytes, hashed in place. */
+/** PLAIN byte arrays hashed in place, a run at a time. */
 function plainByteArrayHashes(page: Uint8Array): ValueRun {
-  const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
-  let at = 0;
-  return (count) => {
-    const hashes = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      if (at + 4 > page.length) throw new UnreadableError(`a page ends inside the length of a value, at byte ${at}`);
-      const start = at + 4;
-      at = start + view.getUint32(at, true);
-      if (at > page.length) throw new UnreadableError(`a value runs ${at - page.length} bytes past the end of its page`);
-      hashes[i] = hashByteRange(page, start, at);
-    }
-    return hashes;
-  };
+  const cursor = { at: 0 };
+  return (count) => hashPlainValues(page, count, cursor);
 }
 
 /** hyparquet decodes the page whole (nulls in place); runs are cut from that. */

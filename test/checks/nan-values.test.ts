@@ -4,17 +4,9 @@ import { valueRulesFor } from '../../lib/checks/value-rules.js';
 import type { ColumnSpec } from '../../lib/contract/model.js';
 import { formatTextReport } from '../../lib/report/text-report.js';
 import { duckdbParquet } from '../fixtures/duckdb-parquet.js';
-import { contractFrom, memoryFile, validate } from '../fixtures/partition.js';
+import { contractOfColumns, memoryFile, validate } from '../fixtures/partition.js';
 
-const contractFor = (rules: string) => contractFrom(`
-name: scores
-version: 1.0.0
-owner: { team: scores, notify: [scores@example.com] }
-produces: { format: parquet }
-schema:
-  columns:
-    - { name: score, type: float64, required: true${rules} }
-`);
+const contractFor = (rules: string) => contractOfColumns('scores', `{ name: score, type: float64, required: true${rules} }`);
 
 /** Scores 0..99, NaN at rows 3 and 500, -1 at row 7 and 101 at row 8. */
 const SCORES = `SELECT CASE WHEN i IN (3, 500) THEN 'NaN'::DOUBLE WHEN i = 7 THEN -1.0 WHEN i = 8 THEN 101.0 ELSE (i % 100)::DOUBLE END AS score FROM range(1000) AS t(i)`;

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { typeMismatchDetail } from '../../lib/checks/type-mismatch.js';
 import { formatTextReport } from '../../lib/report/text-report.js';
 import { duckdbParquet } from '../fixtures/duckdb-parquet.js';
-import { contractFrom, counts, memoryFile, validate } from '../fixtures/partition.js';
+import { contractOfColumns, counts, memoryFile, validate } from '../fixtures/partition.js';
 
-const contractFor = (type: string) => contractFrom(`
-name: events
-version: 1.0.0
-owner: { team: events, notify: [events@example.com] }
-produces: { format: parquet }
-schema:
-  columns:
-    - { name: seen_at, type: ${type}, required: true }
-`);
+const contractFor = (type: string) => contractOfColumns('events', `{ name: seen_at, type: ${type}, required: true }`);
 
 // DuckDB's TIMESTAMP is wall-clock time (isAdjustedToUTC=false); TIMESTAMPTZ is a UTC instant.
 const written = (sqlType: string) => duckdbParquet(`SELECT CAST(TIMESTAMPTZ '2026-11-29 10:00:00+00' + to_seconds(i) AS ${sqlType}) AS seen_at FROM range(10) AS t(i)`);
@@ -64,15 +56,7 @@ describe('a timestamp column written as the other timestamp kind (files written 
 
 describe('typeMismatchDetail', () => {
   it('quotes a column name that is no plain identifier in the SQL and Python it suggests', () => {
-    const [column] = contractFrom(`
-name: events
-version: 1.0.0
-owner: { team: events, notify: [events@example.com] }
-produces: { format: parquet }
-schema:
-  columns:
-    - { name: "seen at's", type: timestamp }
-`).schema.columns;
+    const [column] = contractOfColumns('events', `{ name: "seen at's", type: timestamp }`).schema.columns;
     const detail = typeMismatchDetail(column!, { kind: 'timestamp_ntz' });
     expect(detail).toContain(`CAST("seen at's" AS TIMESTAMPTZ)`);
     expect(detail).toContain(`df['seen at\\'s']`);

@@ -3,7 +3,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { parseColumnType, type ColumnType } from '../../lib/contract/column-type.js';
 import { satisfies, storedType } from '../../lib/formats/parquet-types.js';
-import { contractFrom, counts, memoryFile, validate } from '../fixtures/partition.js';
+import { contractFrom, contractOfColumns, counts, memoryFile, validate } from '../fixtures/partition.js';
 
 const type = (text: string): ColumnType => parseColumnType(text)!;
 
@@ -58,16 +58,7 @@ schema:
   });
 });
 
-/** A contract of one column, given as its YAML flow mapping. */
-const oneColumn = (column: string) => contractFrom(`name: t
-version: 1.0.0
-status: active
-owner: { team: t, notify: [a@example.com] }
-produces: { format: parquet, partition: "dt={ds}" }
-schema:
-  columns:
-    - ${column}
-`);
+const oneColumn = (column: string) => contractOfColumns('t', column);
 
 describe('columns annotated only with a LogicalType', () => {
   // The format lets a writer give the newer annotation alone; the values must still be converted.
