@@ -11,6 +11,7 @@ export type GateErrorCode =
   | 'not_found'
   | 'notify_failed'
   | 'deadline'
+  | 'partition_busy'
   | 'internal';
 
 export class GateError<Context extends object = Record<string, unknown>> extends Error {

@@ -26,10 +26,28 @@ export class KeyHashes {
     if (count > 0) this.pushAll(new Float64Array(count).fill(NaN));
   }
 
-  /** Appends hashes computed elsewhere (a row group, another slice), in their order; kept, not copied. */
+  /**
+   * Appends hashes computed elsewhere (a row group, another slice), in their order: kept, not
+   * copied, unless they are few. A large row group read in slices hands over thousands of short
+   * runs, which are copied into the tail instead: kept as they came, they would all be joined
+   * again when repeats are looked for (see repeated-keys.ts), a second copy of every hash.
+   */
   pushAll(hashes: Float64Array): void {
-    this.seal();
-    if (hashes.length > 0) this.sealed.push(hashes);
+    if (hashes.length >= TAIL_ROWS / 2) {
+      this.seal();
+      this.sealed.push(hashes);
+      return;
+    }
+    for (let at = 0; at < hashes.length;) {
+      if (this.tailLength === this.tail.length) {
+        this.seal();
+        this.tail = new Float64Array(TAIL_ROWS);
+      }
+      const count = Math.min(hashes.length - at, this.tail.length - this.tailLength);
+      this.tail.set(hashes.subarray(at, at + count), this.tailLength);
+      this.tailLength += count;
+      at += count;
+    }
   }
 
   /** The hashes so far, in order, to hand to whoever merges slices. */

@@ -7,27 +7,39 @@ import { columnDecoder } from './column-decoder.js';
 import { hashValue } from '../checks/key-hash.js';
 import { slicedPage, type PageDictionary, type SlicedPage } from './sliced-page.js';
 import { guardedCompressors } from './guarded-codecs.js';
-import { checkPageAt, type DeferredCheck, type PageContext } from './page-checks.js';
+import { checkPageAt, checkStreamedHeaderAt, type DeferredCheck, type PageContext } from './page-checks.js';
+import { streamable, streamedPage } from './streamed-page.js';
 import { UnreadableError } from './table-file.js';
 
 /** A page header and its bytes stay under this before the window grows past it; most are far smaller. */
 const HEADER_BYTES = 64 * 1024;
 
+/** Compressed bytes a streamed page fetches at a time: one piece a column is live at once. */
+const STREAM_PIECE_BYTES = 1024 * 1024;
+
+/** How a chunk's pages are fetched: a window of this many bytes; pages larger than `streamBytes` are streamed. */
+export interface PageFetching {
+  readonly windowBytes: number;
+  readonly streamBytes: number;
+}
+
 /**
  * The data pages of one top-level column chunk, in order, fetched through a window that holds
  * about one page, each decoded as its rows are taken (see sliced-page.ts): memory follows the
- * page, not the row group. Each page is checked (see page-checks.ts) before it is decoded; a
- * dictionary page is decoded once and kept.
+ * page, not the row group. A Snappy page larger than `streamBytes` is not fetched whole but read
+ * from the file as it is decoded (see streamed-page.ts), so memory follows the window instead.
+ * Each page is checked (see page-checks.ts) before it is decoded; a dictionary page is decoded
+ * once and kept.
  */
-export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, windowBytes: number, hashed: boolean): AsyncGenerator<SlicedPage> {
+export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, hashed: boolean): AsyncGenerator<SlicedPage> {
   const name = meta.path_in_schema.join('.');
   const decoder = columnDecoder(metadata, meta, {});
   if (!decoder) throw new UnreadableError(`column "${name}" is not in the file's schema`);
   const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows };
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
   const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
-  const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), windowBytes);
-  const state: PageState = { rows: 0, dictionary: undefined, hashed };
+  const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), fetching.windowBytes);
+  const state: PageState = { rows: 0, dictionary: undefined, hashed, streamBytes: fetching.streamBytes };
   while (state.rows < groupRows && window.remaining() > 1) {
     const page = await nextPage(window, start, context, decoder, state);
     if (page) yield page;
@@ -38,6 +50,7 @@ interface PageState {
   rows: number;
   dictionary: PageDictionary | undefined;
   readonly hashed: boolean;
+  readonly streamBytes: number;
 }
 
 /**
@@ -46,7 +59,14 @@ interface PageState {
  */
 async function nextPage(window: ChunkWindow, start: number, context: PageContext, decoder: ColumnDecoder, state: PageState): Promise<SlicedPage | undefined> {
   const at = window.position - start;
-  const { header, data } = await window.nextPage(context.name, at);
+  const header = await window.header(context.name, at);
+  const size = window.dataSize(context.name, at, header);
+  if (size > state.streamBytes && streamable(header, decoder, state.hashed)) {
+    state.rows += checkStreamedHeaderAt(context, at, header);
+    const input = { source: window.source, start: window.skip(size), size, pieceBytes: STREAM_PIECE_BYTES };
+    return streamedPage(header, input, decoder, state.dictionary, state.hashed);
+  }
+  const data = await window.data(size);
   const deferred: DeferredCheck[] = [];
   state.rows += checkPageAt(context, at, header, data, deferred);
   const decoding = { ...decoder, compressors: guardedCompressors(deferred) };
@@ -73,7 +93,7 @@ class ChunkWindow {
   private bytes = new Uint8Array(0);
   private bytesStart: number;
 
-  constructor(private readonly source: ByteSource, start: number, private readonly end: number, private readonly windowBytes: number) {
+  constructor(readonly source: ByteSource, start: number, private readonly end: number, readonly windowBytes: number) {
     this.position = start;
     this.bytesStart = start;
   }
@@ -82,18 +102,33 @@ class ChunkWindow {
     return this.end - this.position;
   }
 
-  /** The next page's header and data bytes; the reader then stands after the page. */
-  async nextPage(column: string, at: number): Promise<{ header: PageHeader; data: Uint8Array }> {
-    const header = await this.header(column, at);
+  /** A page's data size from its header, which must fit in what remains of the chunk. */
+  dataSize(column: string, at: number, header: PageHeader): number {
     const size = header.compressed_page_size;
     if (!Number.isInteger(size) || size < 0 || size > this.remaining()) {
       throw new UnreadableError(`column "${column}", page at byte ${at} of its chunk: its header declares ${size} bytes of page data; ${this.remaining()} remain in the chunk`);
     }
-    return { header, data: size > this.windowBytes ? await this.takeAlone(size) : await this.take(size) };
+    return size;
   }
 
-  /** Parses a header from the bytes ahead, growing the look-ahead when a header is larger. */
-  private async header(column: string, at: number): Promise<PageHeader> {
+  /** The next `size` bytes, the data of the page whose header was just read. */
+  async data(size: number): Promise<Uint8Array> {
+    return size > this.windowBytes ? this.takeAlone(size) : this.take(size);
+  }
+
+  /** Passes over `size` bytes read elsewhere; returns where they start. */
+  skip(size: number): number {
+    const from = this.position;
+    this.position += size;
+    if (this.position > this.bytesStart + this.bytes.length) {
+      this.bytes = new Uint8Array(0);
+      this.bytesStart = this.position;
+    }
+    return from;
+  }
+
+  /** Parses a header from the bytes ahead, growing the look-ahead when a header is larger; the reader then stands after it. */
+  async header(column: string, at: number): Promise<PageHeader> {
     for (let ahead = HEADER_BYTES; ; ahead *= 4) {
       const bytes = await this.peek(ahead);
       const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };

@@ -16,15 +16,26 @@ export const WHOLE_GROUP_VALUES = 4_000_000;
 /** Values a slice holds across its columns, whatever the width: a string is ~50 bytes of heap. */
 const SLICE_VALUES = 262_144;
 const SLICE_ROWS_MIN = 1_024;
+/**
+ * At most this many rows a slice, so each column's array (8 bytes a value) stays under V8's
+ * large-object size (128 KiB): smaller arrays die young, in the next scavenge; larger ones wait
+ * for a full collection and pile up until one comes (60 MB of them on the 5M-row bench file).
+ */
+const SLICE_ROWS_MAX = 8_192;
 /** Bytes each column's page window reads ahead, shared across the columns read. */
 const WINDOW_BUDGET = 32 * 2 ** 20;
 const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
+/** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
+export interface SliceReading {
+  readonly streamPageBytes?: number;
+}
+
 /** Batches of a row group's rows, in order, each covering every column asked for. */
-export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string> = new Set()): AsyncGenerator<ColumnBatch> {
-  const sliceRows = Math.max(SLICE_ROWS_MIN, Math.floor(SLICE_VALUES / Math.max(1, columns.length)));
-  const queues = openQueues(source, info, group, columns, hashOnly);
+export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string> = new Set(), reading: SliceReading = {}): AsyncGenerator<ColumnBatch> {
+  const sliceRows = Math.min(SLICE_ROWS_MAX, Math.max(SLICE_ROWS_MIN, Math.floor(SLICE_VALUES / Math.max(1, columns.length))));
+  const queues = openQueues(source, info, group, columns, hashOnly, reading);
   for (let done = 0; done < group.rowCount; done += sliceRows) {
     const rowStart = group.rowStart + done;
     const rowCount = Math.min(sliceRows, group.rowCount - done);
@@ -39,8 +50,8 @@ export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, gr
  * Single rows of a large row group (0-based within the file, ascending), one batch a row, in one
  * pass over its pages: the rows between are decoded a slice at a time and dropped.
  */
-export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], rows: readonly number[]): AsyncGenerator<ColumnBatch> {
-  const queues = openQueues(source, info, group, columns, new Set());
+export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], rows: readonly number[], reading: SliceReading = {}): AsyncGenerator<ColumnBatch> {
+  const queues = openQueues(source, info, group, columns, new Set(), reading);
   try {
     let next = group.rowStart;
     for (const row of rows) {
@@ -56,8 +67,9 @@ export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, gr
   }
 }
 
-function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string>): Map<string, PageQueue> {
-  const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
+function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string>, reading: SliceReading): Map<string, PageQueue> {
+  const windowBytes = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
+  const fetching = { windowBytes, streamBytes: reading.streamPageBytes ?? windowBytes };
   const queues = new Map<string, PageQueue>();
   for (const chunk of info.metadata.row_groups[group.index]?.columns ?? []) {
     // A forged footer can make meta_data any falsy value, not only undefined.
@@ -66,7 +78,7 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     if (!meta || name === undefined || !columns.includes(name) || queues.has(name)) continue;
     const element = info.elements.get(name);
     const hashed = hashOnly.has(name) && element !== undefined && keyHashable(element);
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, window, hashed)));
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, hashed)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));
@@ -108,7 +120,7 @@ class PageQueue {
     const out: { [i: number]: unknown; length: number } = this.hashed ? new Float64Array(count) : new Array<unknown>(count);
     for (let filled = 0; filled < count;) {
       const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
-      const run = page.take(Math.min(count - filled, page.left));
+      const run = await page.take(Math.min(count - filled, page.left));
       for (let i = 0; i < run.length; i++) out[filled + i] = run[i];
       filled += run.length;
     }

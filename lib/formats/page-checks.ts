@@ -105,22 +105,43 @@ function checkDictionaryPage(chunk: PageContext, header: PageHeader): void {
 
 function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
   const v2 = header.data_page_header_v2!;
-  const values = count(v2.num_values, chunk.groupRows, 'values');
-  const nulls = count(v2.num_nulls, values, 'nulls');
-  count(v2.num_rows, chunk.groupRows, 'rows');
-  const repetition = count(v2.repetition_levels_byte_length, data.length, 'repetition level bytes');
-  const levels = repetition + count(v2.definition_levels_byte_length, data.length - repetition, 'definition level bytes');
+  const { values, nulls, repetition, levels } = countsV2(chunk, header, data.length);
   const shape = pageShape(chunk, 2, v2.encoding, values, values - nulls);
   checkLevelsV2(data, repetition, shape);
   // As in hyparquet: a REQUIRED column's values start right after the repetition levels.
   const stored = data.subarray(chunk.defined ? levels : repetition);
   const uncompressed = header.uncompressed_page_size - levels;
-  if (!(uncompressed >= 0)) throw new UnreadableError(`its levels take ${levels} bytes, more than its uncompressed size of ${header.uncompressed_page_size}`);
   if (chunk.meta.codec !== 'UNCOMPRESSED' && v2.is_compressed !== false && uncompressed > 0) {
     deferred.push({ compressed: stored, check: (page) => checkValues(page, 0, shape) });
   } else checkValues(stored, 0, shape);
   // hyparquet counts a flat column's rows by the values a page decodes to: num_values, not num_rows.
   return values;
+}
+
+/** A v2 header's counts, and its level lengths within the page's `bytes` of data. */
+function countsV2(chunk: PageContext, header: PageHeader, bytes: number): { values: number; nulls: number; repetition: number; levels: number } {
+  const v2 = header.data_page_header_v2!;
+  const values = count(v2.num_values, chunk.groupRows, 'values');
+  const nulls = count(v2.num_nulls, values, 'nulls');
+  count(v2.num_rows, chunk.groupRows, 'rows');
+  const repetition = count(v2.repetition_levels_byte_length, bytes, 'repetition level bytes');
+  const levels = repetition + count(v2.definition_levels_byte_length, bytes - repetition, 'definition level bytes');
+  if (!(header.uncompressed_page_size - levels >= 0)) throw new UnreadableError(`its levels take ${levels} bytes, more than its uncompressed size of ${header.uncompressed_page_size}`);
+  return { values, nulls, repetition, levels };
+}
+
+/**
+ * Checks the header of a data page that is read straight from its file (see streamed-page.ts):
+ * its counts and level lengths. Its streams are not walked first: they are read by decoders
+ * that stop at what was asked for and at what the bytes hold. Returns the rows it counts for.
+ */
+export function checkStreamedHeaderAt(chunk: PageContext, start: number, header: PageHeader): number {
+  try {
+    if (header.type === 'DATA_PAGE') return count(header.data_page_header?.num_values, chunk.groupRows, 'values');
+    return countsV2(chunk, header, header.compressed_page_size).values;
+  } catch (error) {
+    throw pageError(chunk, start, error);
+  }
 }
 
 function pageShape(chunk: PageContext, version: 1 | 2, encoding: PageShape['encoding'], values: number, stored: number): PageShape {

@@ -16,6 +16,8 @@ interface LoadedFile extends ParquetFileInfo {
 export interface ParquetReadOptions {
   /** Row groups holding more values than this (rows × columns read) are read in slices. */
   readonly wholeGroupValues?: number;
+  /** Snappy pages of a sliced group larger than this (compressed) are read from the file as they are decoded; unset, those larger than the page window. */
+  readonly streamPageBytes?: number;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface ParquetReadOptions {
  * is checked before it is trusted and every page before it is decoded (see parquet-limits.ts), so
  * a hostile file ends as an UnreadableError, not an exhausted process.
  */
-export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES }: ParquetReadOptions = {}): TableFile {
+export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES, streamPageBytes }: ParquetReadOptions = {}): TableFile {
+  const reading = { streamPageBytes };
   let loaded: Promise<LoadedFile> | undefined;
   const load = () => (loaded ??= loadFile(source));
   return {
@@ -37,7 +40,7 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
       for (const group of rowGroups(source, file, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
-        if (group.rowCount * chosen.length > wholeGroupValues) yield* groupSlices(source, file, group, chosen, hashOnly);
+        if (group.rowCount * chosen.length > wholeGroupValues) yield* groupSlices(source, file, group, chosen, hashOnly, reading);
         else yield await readGroup(source, file, chosen, group, hashOnly);
       }
     },
@@ -50,7 +53,7 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
         const inGroup = sorted.filter((row) => row >= group.rowStart && row < group.rowStart + group.rowCount);
         // Pages are walked from each chunk's start and checked as a full read checks them, never
         // found through the offset index: hyparquet would decode whatever its locations point at.
-        if (inGroup.length > 0) yield* groupRowsAt(source, file, group, wanted, inGroup);
+        if (inGroup.length > 0) yield* groupRowsAt(source, file, group, wanted, inGroup, reading);
       }
     },
   };

@@ -1,12 +1,15 @@
 import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
-import type { Decision } from './decision.js';
+import type { ChangedFile, Decision } from './decision.js';
 import { markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
+import { changedFiles, copyPinned, deletePinned, isChangeError } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
+import { recordDecision, type RecordedDecision } from './recorded-decision.js';
 import { successManifest } from './success-manifest.js';
+import { supersededDecision } from './superseded.js';
 
 export interface CarryOutDeps {
   readonly store: ObjectStore;
@@ -16,61 +19,90 @@ export interface CarryOutDeps {
 }
 
 /**
- * Carries out a decision. Every step is idempotent and copies come before deletes, so a handler
- * that dies between any two calls leaves every staged byte in staging, published or quarantine,
- * and the next delivery picks up where it stopped.
+ * Carries out a recorded decision. Every step is idempotent and copies come before deletes, so a
+ * handler that dies between any two calls leaves every staged byte in staging, published or
+ * quarantine, and the next delivery picks up where it stopped. Copies and deletes are pinned to
+ * the versions the decision judged: if one of them changed, the drop is superseded instead and
+ * nothing of it moves. Returns the decision as carried out.
  */
-export async function carryOut(deps: CarryOutDeps, decision: Decision): Promise<void> {
-  if (decision.outcome === 'publish') await publish(deps, decision);
-  else await quarantine(deps, decision);
-  for (const file of decision.files) await deps.store.delete(file.key);
-  await notifyOwner(deps, decision);
-  await removeMarker(deps, decision);
+export async function carryOut(deps: CarryOutDeps, recorded: RecordedDecision): Promise<Decision> {
+  if (recorded.decision.completed_at !== undefined) {
+    await removeMarker(deps, recorded.decision);
+    return recorded.decision;
+  }
+  const done = await moveFiles(deps, recorded);
+  await notifyOwner(deps, done.decision);
+  const completed = await recordDecision(deps.store, { ...done, decision: { ...done.decision, completed_at: new Date(deps.clock()).toISOString() } });
+  await removeMarker(deps, completed.decision);
+  return completed.decision;
 }
 
-async function publish(deps: CarryOutDeps, decision: Decision): Promise<void> {
+async function moveFiles(deps: CarryOutDeps, recorded: RecordedDecision): Promise<RecordedDecision> {
+  const { decision } = recorded;
+  if (decision.outcome === 'duplicate') return recorded;
+  if (decision.outcome === 'superseded') {
+    await undoQuarantine(deps, decision);
+    return recorded;
+  }
+  const changed = decision.outcome === 'publish' ? await publish(deps, decision) : await quarantine(deps, decision);
+  if (changed.length === 0) {
+    for (const file of decision.files) await deletePinned(deps.store, file);
+    return recorded;
+  }
+  const superseded = await recordDecision(deps.store, { ...recorded, decision: supersededDecision(decision, changed) });
+  await undoQuarantine(deps, superseded.decision);
+  return superseded;
+}
+
+async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedFile[]> {
   const { store, layout } = deps;
   const prefix = publishedPrefix(layout, decision.address);
   const successKey = `${prefix}${layout.success}`;
   const current = await readJson(store, successKey);
-  if (current?.attempt === decision.attempt) return;
+  if (current?.attempt === decision.attempt) return [];
+  // Checked before the old manifest goes, so a drop that changed leaves the last publish standing.
+  const changed = await changedFiles(store, decision.files);
+  if (changed.length > 0) return changed;
   // A backfill: the old manifest goes first, so no consumer reads new files under it.
   if (current) await store.delete(successKey);
   const published = [];
   for (const file of decision.files) {
     const key = `${prefix}${file.relative}`;
-    published.push({ key, size: file.size, etag: await copyOnce(store, file.key, key, file) });
+    const copied = await copyPinned(store, file, key, decision.decided_at);
+    if ('changed' in copied) return [copied.changed];
+    published.push({ key, size: file.size, etag: copied.etag });
   }
   await createOnce(store, successKey, successManifest(decision, published), decision.attempt);
   await removeLeftovers(store, prefix, new Set([successKey, ...published.map((p) => p.key)]));
+  return [];
 }
 
-async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<void> {
+async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<ChangedFile[]> {
   const { store, layout } = deps;
   const prefix = quarantinePrefix(layout, decision.address, decision.attempt);
-  for (const file of decision.files) await copyOnce(store, file.key, `${prefix}${file.relative}`, file);
+  for (const file of decision.files) {
+    const copied = await copyPinned(store, file, `${prefix}${file.relative}`, decision.decided_at);
+    if ('changed' in copied) return [copied.changed];
+  }
   const marker = decision.report.source.marker;
-  await copyOnce(store, markerKey(layout, decision.address), `${prefix}${layout.marker}`, { size: -1, etag: marker.etag }).catch(ignoreNotFound);
+  // The marker is kept beside the files it completed; a newer marker belongs to a newer drop.
+  await store.copy(marker.key, `${prefix}${layout.marker}`, { sourceIfMatch: marker.etag }).catch((error: unknown) => {
+    if (!isChangeError(error)) throw error;
+  });
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(quarantinedReport(decision, layout), null, 2)}\n`, decision.attempt);
+  return [];
 }
 
-/** Copies unless an earlier delivery already did; a vanished source is fine if its copy exists. */
-async function copyOnce(store: ObjectStore, source: string, target: string, expected: { size: number; etag: string }): Promise<string> {
-  const matches = async () => {
-    const there = await store.head(target);
-    const sameSize = expected.size < 0 || there?.size === expected.size;
-    // A multipart ETag ("...-3") changes on copy; size is what can be compared then.
-    return there && sameSize && (there.etag === expected.etag || expected.etag.includes('-') || expected.size < 0) ? there.etag : undefined;
-  };
-  const done = await matches();
-  if (done) return done;
-  try {
-    return (await store.copy(source, target)).etag;
-  } catch (error) {
-    const copied = error instanceof GateError && error.code === 'not_found' ? await matches() : undefined;
-    if (copied) return copied;
-    throw error;
-  }
+/**
+ * A quarantine that stopped at a changed file leaves copies without a report: they go, since
+ * no staged file was deleted yet (deletes start once every copy is made).
+ */
+async function undoQuarantine(deps: CarryOutDeps, decision: Decision): Promise<void> {
+  if (decision.superseded?.was !== 'quarantine') return;
+  const prefix = quarantinePrefix(deps.layout, decision.address, decision.attempt);
+  const copies: string[] = [];
+  for await (const object of deps.store.list(prefix)) copies.push(object.key);
+  for (const key of copies) await deps.store.delete(key);
 }
 
 /** Conditional create; an existing object written by the same attempt counts as done. */
@@ -90,19 +122,20 @@ async function removeLeftovers(store: ObjectStore, prefix: string, keep: Readonl
   for (const key of stale) await store.delete(key);
 }
 
-/** Claim, then send: at most one notice per drop however many handlers get here. */
+/** Claim, then send: one notice per drop however many handlers get here (a duplicate marker sends none). */
 async function notifyOwner(deps: CarryOutDeps, decision: Decision): Promise<void> {
+  const notice = gateNotice(decision, deps.layout, deps.store.location);
+  if (!notice) return;
   const claim = `${statePrefix(deps.layout, 'notices', decision.address)}${decision.tag}.json`;
-  await notifyOnce(deps.store, deps.notifier, claim, gateNotice(decision, deps.layout, deps.store.location), deps.clock());
+  await notifyOnce(deps.store, deps.notifier, claim, notice, deps.clock(), { resumeUnsent: true });
 }
 
 /** The marker goes last; a newer marker (the producer dropped again) is left for its own run. */
 async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<void> {
   const key = markerKey(deps.layout, decision.address);
+  const { etag, last_modified } = decision.report.source.marker;
   const marker = await deps.store.head(key);
-  if (marker && marker.etag === decision.report.source.marker.etag && marker.lastModified.toISOString() === decision.report.source.marker.last_modified) {
-    await deps.store.delete(key);
-  }
+  if (marker && marker.etag === etag && marker.lastModified.toISOString() === last_modified) await deletePinned(deps.store, { key, size: marker.size, etag });
 }
 
 /** A JSON object the gate wrote; something else under the key reads as `{}`. */
@@ -114,8 +147,4 @@ async function readJson(store: ObjectStore, key: string): Promise<Record<string,
   } catch {
     return {};
   }
-}
-
-function ignoreNotFound(error: unknown): void {
-  if (!(error instanceof GateError && error.code === 'not_found')) throw error;
 }

@@ -18,11 +18,11 @@ export function deadlineStore(store: ObjectStore, deadline: number, clock: () =>
   return {
     location: store.location,
     head: (key) => guard(() => store.head(key)),
-    read: (key, start, end) => guard(() => store.read(key, start, end)),
+    read: (key, start, end, options) => guard(() => store.read(key, start, end, options)),
     list: (prefix) => guardedList(store, prefix, guard),
     put: (key, body, options) => guard(() => store.put(key, body, options)),
     copy: (source, target, options) => guard(() => store.copy(source, target, options)),
-    delete: (key) => guard(() => store.delete(key)),
+    delete: (key, options) => guard(() => store.delete(key, options)),
   };
 }
 

@@ -64,7 +64,7 @@ export function checkedDecision(context: { readonly location: string; readonly n
 }
 
 /** The record of a decision around the report it rests on. */
-function decisionRecord(now: number, attempt: string, drop: Drop, contract: Contract | undefined, report: GateReport, run?: CheckRun): Decision {
+export function decisionRecord(now: number, attempt: string, drop: Drop, contract: Contract | undefined, report: GateReport, run?: CheckRun): Decision {
   const column = contract?.sla?.freshnessColumn;
   const newest = column && run?.newest !== undefined ? { column, value: formatTimestamp(run.newest) } : undefined;
   return {

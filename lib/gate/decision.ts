@@ -12,7 +12,12 @@ export interface Decision {
   readonly tag: string;
   /** Sortable and unique per drop: names the quarantine folder and appears in `_SUCCESS`. */
   readonly attempt: string;
-  readonly outcome: 'publish' | 'quarantine';
+  /**
+   * publish or quarantine: the verdict on the files as listed. superseded: a staged file changed
+   * after the listing, so the judged bytes are gone and nothing moves. duplicate: the marker was
+   * put again after its drop was carried out, and there is nothing left to do.
+   */
+  readonly outcome: Outcome;
   readonly decided_at: string;
   readonly address: DropAddress;
   readonly contract: { readonly name: string; readonly version: string; readonly owner: string } | null;
@@ -22,6 +27,21 @@ export interface Decision {
   readonly newest?: { readonly column: string; readonly value: string };
   /** The producer's `_READY` manifest, kept with the publish so its bytes are not lost. */
   readonly producer_manifest?: unknown;
+  /** For a superseded drop: what it was going to be, and the files that changed under it. */
+  readonly superseded?: { readonly was: Outcome | null; readonly changed: readonly ChangedFile[] };
+  /** When the carry-out finished (files moved, owner told): a later delivery only removes the marker. */
+  readonly completed_at?: string;
+  /** For a duplicate: the attempt that carried out the drop this marker repeats. */
+  readonly repeats?: string;
+}
+
+export type Outcome = 'publish' | 'quarantine' | 'superseded' | 'duplicate';
+
+/** A staged file that is no longer the version the gate listed: replaced (its ETag now) or deleted (null). */
+export interface ChangedFile {
+  readonly key: string;
+  readonly listed: string;
+  readonly now: string | null;
 }
 
 export function attemptId(decidedAt: number, tag: string): string {

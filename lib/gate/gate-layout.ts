@@ -34,18 +34,19 @@ export interface DropAddress {
   readonly partition: string;
 }
 
-const DATASET = /^[a-z][a-z0-9_-]*$/;
 const MAJOR = /^v(0|[1-9]\d{0,5})$/;
 
 /**
  * Reads `staging/<name>/v<major>/<partition>/_READY`. Returns undefined for any other key: not a
  * marker, not under the layout, or unsafe (see unsafeMarkerKey), so the gate leaves it alone.
+ * The name may be any safe segment (`Orders`, `çhäos`): one no contract has is quarantined as
+ * `no_contract`, so its producer hears of it, rather than ignored.
  */
 export function parseMarkerKey(layout: GateLayout, key: string): DropAddress | undefined {
   if (!isMarkerShaped(layout, key) || unsafeMarkerKey(layout, key) !== undefined) return undefined;
   const segments = key.slice(layout.staging.length, -layout.marker.length - 1).split('/');
   const [dataset, major, ...partition] = segments;
-  if (!dataset || !DATASET.test(dataset) || !major || !MAJOR.test(major) || partition.length === 0) return undefined;
+  if (!dataset || !major || !MAJOR.test(major) || partition.length === 0) return undefined;
   return { dataset, major: Number(major.slice(1)), partition: partition.join('/') };
 }
 
@@ -102,4 +103,4 @@ export const stagingPrefix = (layout: GateLayout, address: DropAddress): string 
 export const publishedPrefix = (layout: GateLayout, address: DropAddress): string => `${layout.published}${datasetPath(address)}`;
 export const quarantinePrefix = (layout: GateLayout, address: DropAddress, attempt: string): string => `${layout.quarantine}${datasetPath(address)}${attempt}/`;
 export const markerKey = (layout: GateLayout, address: DropAddress): string => `${stagingPrefix(layout, address)}${layout.marker}`;
-export const statePrefix = (layout: GateLayout, kind: 'decisions' | 'notices', address: DropAddress): string => `${layout.state}${kind}/${datasetPath(address)}`;
+export const statePrefix = (layout: GateLayout, kind: 'decisions' | 'notices' | 'leases', address: DropAddress): string => `${layout.state}${kind}/${datasetPath(address)}`;

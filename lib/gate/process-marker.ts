@@ -1,13 +1,17 @@
-import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
-import { readWhole, type ObjectStore } from '../storage/object-store.js';
+import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import { deadlineStore } from './deadline-store.js';
 import type { ContractRegistry } from './contract-registry.js';
 import { decide, type DecideContext } from './decide.js';
-import { parseDecision, type Decision } from './decision.js';
+import type { Decision } from './decision.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
+import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
+import { changedFiles, isChangeError } from './pinned-copy.js';
 import { dropTag, readDrop, type Drop } from './read-drop.js';
+import { createDecision, readRecorded, type RecordedDecision } from './recorded-decision.js';
+import { repeatOf } from './repeat-marker.js';
+import { supersededDrop } from './superseded.js';
 
 export interface GateDeps {
   readonly store: ObjectStore;
@@ -20,6 +24,8 @@ export interface GateDeps {
   readonly deadline?: number;
   /** Decides in place of `decide`, or hands the drop on (see Decider). @default decide */
   readonly decider?: Decider;
+  /** @default a lease that lasts until the deadline (plus a minute), or 15 minutes without one */
+  readonly lease?: LeaseSettings;
 }
 
 /**
@@ -32,7 +38,16 @@ export type MarkerResult =
   | { readonly status: 'ignored'; readonly key: string; readonly reason: string }
   | { readonly status: 'nothing_to_do'; readonly key: string; readonly reason: string }
   | { readonly status: 'handed_off'; readonly key: string; readonly reason: string }
-  | { readonly status: 'published' | 'quarantined'; readonly key: string; readonly decision: Decision };
+  | { readonly status: MarkerStatus; readonly key: string; readonly decision: Decision };
+
+export type MarkerStatus = 'published' | 'quarantined' | 'superseded' | 'duplicate';
+
+export const MARKER_STATUS: Readonly<Record<Decision['outcome'], MarkerStatus>> = {
+  publish: 'published',
+  quarantine: 'quarantined',
+  superseded: 'superseded',
+  duplicate: 'duplicate',
+};
 
 /**
  * Runs the gate for one completion marker: decide once (a conditional create under `_gate/`),
@@ -45,12 +60,27 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
   if (!address) return ignored(layout, key);
   const marker = await deps.store.head(key);
   if (!marker) return { status: 'nothing_to_do', key, reason: 'the marker is gone: this drop was already carried out' };
-  const decision = await settleDrop({ ...deps, layout }, address, dropTag(marker), async () => {
-    const drop = await readDrop(deps.store, layout, address, marker);
-    return (deps.decider ?? decide)({ store: deps.store, contracts: deps.contracts, now: deps.clock() }, drop);
-  });
+  // Past the deadline even the release is not started: the lease then expires a minute after it.
+  const settle = { ...deps, layout, lease: deps.lease ?? defaultLease(deps) };
+  const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier));
   if (!decision) return { status: 'handed_off', key, reason: 'a partition past the fan-out threshold: a distributed run validates it and records the decision' };
-  return { status: decision.outcome === 'publish' ? 'published' : 'quarantined', key, decision };
+  return { status: MARKER_STATUS[decision.outcome], key, decision };
+}
+
+/** The verdict on a drop as it is now; a file that changes under the reading makes it superseded. */
+async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision | undefined> {
+  const context = { store: deps.store, contracts: deps.contracts, now: deps.clock() };
+  let drop: Drop | undefined;
+  try {
+    drop = await readDrop(deps.store, deps.layout, address, marker);
+    return repeatOf(drop, earlier, context) ?? (await (deps.decider ?? decide)(context, drop));
+  } catch (error) {
+    if (!isChangeError(error)) throw error;
+    const listed = drop ?? { address, marker, tag: dropTag(marker), files: [], markerBody: new Uint8Array() };
+    const changed = await changedFiles(deps.store, [marker, ...listed.files]);
+    if (changed.length === 0) throw error;
+    return supersededDrop({ location: deps.store.location, contracts: deps.contracts, now: context.now }, listed, changed);
+  }
 }
 
 // The decision protocol, shared by every way of deciding a drop (here and lib/fanout/).
@@ -60,22 +90,44 @@ export interface SettleDeps {
   readonly notifier: Notifier;
   readonly layout: GateLayout;
   readonly clock: () => number;
+  readonly lease?: LeaseSettings;
 }
 
 /**
- * One drop, one decision: a recorded decision wins; otherwise `decideMine` decides and its verdict
- * is recorded with a conditional create, so concurrent deciders converge on the first. The
- * recorded decision is then carried out. Undefined when `decideMine` handed the drop on.
+ * One drop, one decision: holding the partition's lease, first finish what an earlier drop of
+ * the partition left undone, then a recorded decision wins; otherwise `decideMine` decides and
+ * its verdict is recorded with a conditional create. The decision is then carried out.
+ * Undefined when `decideMine` handed the drop on.
  */
-export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: string, decideMine: () => Promise<Decision | undefined>): Promise<Decision | undefined> {
-  const decisionKey = decisionKeyOf(deps.layout, address, tag);
-  const decision = (await readDecision(deps.store, decisionKey)) ?? (await decideOnce(deps.store, decisionKey, decideMine));
-  if (decision) await carryOut(deps, decision);
-  return decision;
+export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: string, decideMine: (earlier: readonly Decision[]) => Promise<Decision | undefined>): Promise<Decision | undefined> {
+  const key = decisionKeyOf(deps.layout, address, tag);
+  const lease = deps.lease ?? defaultLease({ clock: deps.clock });
+  return withPartitionLease(deps.store, leaseKey(deps.layout, address), lease, deps.clock, async () => {
+    const earlier = await finishEarlier(deps, address, key);
+    const recorded = (await readRecorded(deps.store, key)) ?? (await decideOnce(deps.store, key, () => decideMine(earlier)));
+    return recorded && carryOut(deps, recorded);
+  });
 }
 
 export function decisionKeyOf(layout: GateLayout, address: DropAddress, tag: string): string {
   return `${statePrefix(layout, 'decisions', address)}${tag}.json`;
+}
+
+/**
+ * A handler that died mid carry-out, whose marker a newer drop then replaced, left its decision
+ * unfinished: it is finished before the newer drop reads the partition. Returns every earlier decision.
+ */
+async function finishEarlier(deps: SettleDeps, address: DropAddress, ownKey: string): Promise<Decision[]> {
+  const keys: string[] = [];
+  for await (const object of deps.store.list(statePrefix(deps.layout, 'decisions', address))) {
+    if (object.key !== ownKey && object.key.endsWith('.json')) keys.push(object.key);
+  }
+  const earlier: Decision[] = [];
+  for (const key of keys) {
+    const recorded = await readRecorded(deps.store, key);
+    if (recorded) earlier.push(recorded.decision.completed_at === undefined ? await carryOut(deps, recorded) : recorded.decision);
+  }
+  return earlier;
 }
 
 /** Unsafe keys say why (see unsafeMarkerKey) and are cut short: the result is logged, and a key may be forged to any length. */
@@ -86,29 +138,22 @@ function ignored(layout: GateLayout, key: string): MarkerResult {
   return { status: 'ignored', key: shown, reason: `not a ${layout.marker} marker under ${layout.staging}<dataset>/v<major>/<partition>/` };
 }
 
-async function decideOnce(store: ObjectStore, decisionKey: string, decideMine: () => Promise<Decision | undefined>): Promise<Decision | undefined> {
+async function decideOnce(store: ObjectStore, key: string, decideMine: () => Promise<Decision | undefined>): Promise<RecordedDecision | undefined> {
   let mine: Decision | undefined;
   try {
     mine = await decideMine();
   } catch (error) {
     // Another handler may have decided and moved the files while this one was reading them.
-    const theirs = await readDecision(store, decisionKey);
+    const theirs = await readRecorded(store, key);
     if (theirs) return theirs;
     throw error;
   }
-  if (!mine) return undefined;
-  try {
-    await store.put(decisionKey, `${JSON.stringify(mine, null, 2)}\n`, { ifNoneMatch: '*', contentType: 'application/json' });
-    return mine;
-  } catch (error) {
-    if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
-    const theirs = await readDecision(store, decisionKey);
-    if (!theirs) throw new GateError('storage_failed', `${decisionKey} exists but cannot be read as a decision`, { cause: error });
-    return theirs;
-  }
+  return mine && createDecision(store, key, mine);
 }
 
-export async function readDecision(store: ObjectStore, key: string): Promise<Decision | undefined> {
-  const bytes = await readWhole(store, key);
-  return bytes && parseDecision(new TextDecoder().decode(bytes));
+/** Long enough to outlive the handler: a holder that dies blocks its partition until then. */
+function defaultLease(deps: { readonly deadline?: number; readonly clock: () => number }): LeaseSettings {
+  const holder = `handler-${Math.random().toString(36).slice(2, 10)}`;
+  const ttlMs = deps.deadline === undefined ? 15 * 60_000 : Math.max(60_000, deps.deadline - deps.clock() + 60_000);
+  return { holder, ttlMs };
 }

@@ -41,6 +41,6 @@ export async function readDrop(store: ObjectStore, layout: GateLayout, address: 
     if (relative.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'))) continue;
     files.push({ key: object.key, relative, size: object.size, etag: object.etag });
   }
-  const markerBody = marker.size === 0 || marker.size > MAX_MARKER_BYTES ? new Uint8Array() : await store.read(marker.key, 0, marker.size);
+  const markerBody = marker.size === 0 || marker.size > MAX_MARKER_BYTES ? new Uint8Array() : await store.read(marker.key, 0, marker.size, { ifMatch: marker.etag });
   return { address, marker, tag: dropTag(marker), files, markerBody };
 }

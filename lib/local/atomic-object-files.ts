@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { errorCode } from '../storage/fs-errors.js';
@@ -28,9 +28,10 @@ export function writeObjectsAtomically(store: S3rverFiles): void {
   store.putObject = async (object: S3rverPutObject) => {
     const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
     const written = await writeAside(objectPath, object.content);
-    await putMetadata(object.bucket, object.key, object.metadata, written.md5);
+    const etag = object.etag ?? written.md5;
+    await putMetadata(object.bucket, object.key, object.metadata, etag);
     await rename(written.path, objectPath);
-    return { size: written.size, md5: written.md5 };
+    return { size: written.size, md5: etag };
   };
   store.copyObject = async (sourceBucket, sourceKey, bucket, key, replacement) => {
     const source = store.getResourcePath(sourceBucket, sourceKey, 'object');
@@ -45,8 +46,9 @@ export function writeObjectsAtomically(store: S3rverFiles): void {
   };
   store.deleteObject = async (bucket, key) => {
     // The object's file first: from then on the key is gone, whatever is left to tidy.
-    for (const resource of ['object', 'object.md5', 'metadata.json']) await removeFile(store.getResourcePath(bucket, key, resource));
-    await removeEmptyFolders(store.getBucketPath(bucket), key.split('/').slice(0, -1));
+    const objectPath = store.getResourcePath(bucket, key, 'object');
+    for (const resource of ['object', 'object.md5', 'metadata.json', 'tagging.xml']) await removeFile(store.getResourcePath(bucket, key, resource));
+    await removeEmptyFolders(store.getBucketPath(bucket), dirname(objectPath));
   };
 }
 
@@ -121,11 +123,11 @@ async function removeFile(path: string): Promise<void> {
   });
 }
 
-/** Deepest first; stops at the first folder that holds anything, even something written just now. */
-async function removeEmptyFolders(bucketPath: string, folders: string[]): Promise<void> {
-  for (let depth = folders.length; depth > 0; depth--) {
+/** Deepest first, up to (not including) the bucket's folder; stops at the first that holds anything, even something written just now. */
+async function removeEmptyFolders(bucketPath: string, deepest: string): Promise<void> {
+  for (let folder = deepest; folder.startsWith(bucketPath + sep); folder = dirname(folder)) {
     try {
-      await rmdir(join(bucketPath, ...folders.slice(0, depth)));
+      await rmdir(folder);
     } catch (error) {
       if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errorCode(error) ?? '')) return;
       throw error;

@@ -1,76 +1,112 @@
-import { respondPreconditionFailed } from './precondition-failed.js';
+import { respondNotModified, respondPreconditionFailed } from './precondition-failed.js';
+import { failedCopySourceCondition, hasReadPreconditions, readOutcome, readPreconditions, type CurrentObject } from './read-preconditions.js';
+import { objectRequest, withObjectLocks, type ObjectTarget } from './request-target.js';
 import { errorCode } from '../storage/fs-errors.js';
 import { KeyedMutex } from '../storage/keyed-mutex.js';
-import type { HeaderValue, KoaContext, KoaMiddleware, S3rverStore } from './s3rver-types.js';
-import { failedPrecondition, hasPreconditions, type WritePreconditions } from './write-preconditions.js';
+import { isSafeBucketName } from './store-paths.js';
+import { s3rverError, type HeaderValue, type KoaContext, type KoaMiddleware, type S3rverStore } from './s3rver-types.js';
+import { failedPrecondition, hasPreconditions, matchesAny, type WritePreconditions } from './write-preconditions.js';
 
 export interface ConditionalWriteOptions {
   readonly store: S3rverStore;
   /** Wraps the downstream write while the key is still held (used to finish event payloads). */
-  readonly aroundWrite?: (write: () => Promise<void>) => Promise<void>;
+  readonly aroundWrite?: (write: () => Promise<void>, eventName?: string) => Promise<void>;
 }
 
-/** Query parameters that make a request address something other than the object itself. */
-const SUBRESOURCES = new Set(['acl', 'legal-hold', 'retention', 'tagging', 'torrent', 'uploadId', 'uploads', 'partNumber', 'versionId']);
-
-interface ObjectTarget {
-  readonly bucket: string;
-  readonly key: string;
-}
+/** Headers s3rver's GET would evaluate again, by its own looser rules, once ours have passed. */
+const EVALUATED_READ_HEADERS = ['if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'];
 
 /**
- * Enforces If-Match / If-None-Match on PutObject and CopyObject, which s3rver ignores. Every
- * PUT or DELETE of an object holds that key's lock from the check until s3rver has finished
- * writing, so a check can never be overtaken by a concurrent write of the same key (and
- * s3rver never streams two bodies into one file). A GET or HEAD holds it while s3rver reads the
- * metadata and opens the body, so it sees one write whole (the body then streams from the file
- * it opened, which a later write renames over rather than changes). Must run first in s3rver's
- * chain. Path-style requests only: the emulator's clients always use them.
+ * Enforces S3's conditional requests, which s3rver ignores or gets wrong: If-Match /
+ * If-None-Match on PutObject, CopyObject and CompleteMultipartUpload, If-Match on DeleteObject,
+ * the four conditional-read headers on GET and HEAD, and the x-amz-copy-source-if-* headers on
+ * CopyObject and UploadPartCopy. Each request holds the lock of every object it touches (a
+ * copy's source too) from the check until s3rver has finished, so a check can never be
+ * overtaken by a concurrent write of the same key (and s3rver never streams two bodies into one
+ * file). A GET or HEAD holds it while s3rver reads the metadata and opens the body, so it sees
+ * one write whole (the body then streams from the file it opened, which a later write renames
+ * over rather than changes). Must run ahead of s3rver's chain.
  */
 export function conditionalWriteMiddleware(options: ConditionalWriteOptions): KoaMiddleware {
   const locks = new KeyedMutex();
   const aroundWrite = options.aroundWrite ?? ((write) => write());
+  const { store } = options;
   return async (ctx, next) => {
-    const target = objectTarget(ctx);
-    if (target === undefined) return next();
-    await locks.run(`${target.bucket}/${target.key}`, async () => {
-      if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
-      const preconditions = ctx.method === 'PUT' ? readPreconditions(ctx.headers) : {};
-      if (hasPreconditions(preconditions)) {
-        const etag = await currentEtag(options.store, target);
-        const failed = failedPrecondition(preconditions, etag);
-        if (failed !== undefined) return respondPreconditionFailed(ctx, failed);
+    const request = objectRequest(ctx);
+    if (request === undefined) return next();
+    await withObjectLocks(locks, request, async () => {
+      switch (request.kind) {
+        case 'read':
+          return (await answeredRead(store, ctx, request.target)) ? undefined : next();
+        case 'abort':
+          return next();
+        case 'part-copy':
+          return (await refusedCopySource(store, ctx, request.source)) ? undefined : next();
+        case 'delete':
+          return (await refusedDelete(store, ctx, request.target)) ? undefined : aroundWrite(next);
+        case 'complete':
+          return (await refusedWrite(store, ctx, request.target)) ? undefined : aroundWrite(next, 'ObjectCreated:CompleteMultipartUpload');
+        case 'write':
+          if (await refusedWrite(store, ctx, request.target)) return;
+          if (request.source !== undefined && (await refusedCopySource(store, ctx, request.source))) return;
+          return aroundWrite(next);
       }
-      await aroundWrite(next);
     });
   };
 }
 
-/** GET, HEAD, PUT (plain or copy) and DELETE of an object itself; subresources such as ?tagging or ?uploadId are not. */
-function objectTarget(ctx: KoaContext): ObjectTarget | undefined {
-  if (!['GET', 'HEAD', 'PUT', 'DELETE'].includes(ctx.method)) return undefined;
-  // Other query parameters (the SDK's x-id, presigning's X-Amz-*) do not change the target.
-  if (Object.keys(ctx.query).some((name) => SUBRESOURCES.has(name))) return undefined;
-  const match = /^\/([^/]+)\/(.+)$/s.exec(ctx.path);
-  if (match?.[1] === undefined || match[2] === undefined) return undefined;
-  try {
-    return { bucket: decodeURIComponent(match[1]), key: decodeURIComponent(match[2]) };
-  } catch {
-    return undefined; // malformed escapes: let s3rver reject the request its own way
-  }
+/** True when a condition decided the answer (412 or 304); an absent key is s3rver's 404. */
+async function answeredRead(store: S3rverStore, ctx: KoaContext, target: ObjectTarget): Promise<boolean> {
+  const preconditions = readPreconditions(ctx.headers);
+  if (!hasReadPreconditions(preconditions)) return false;
+  const current = await currentObject(store, target);
+  if (current === undefined) return false;
+  for (const header of EVALUATED_READ_HEADERS) delete ctx.headers[header];
+  const outcome = readOutcome(preconditions, current);
+  if (outcome.answer === 'precondition-failed') respondPreconditionFailed(ctx, outcome.condition);
+  else if (outcome.answer === 'not-modified') respondNotModified(ctx, current);
+  return outcome.answer !== 'proceed';
 }
 
-function readPreconditions(headers: Record<string, HeaderValue>): WritePreconditions {
-  return { ifMatch: single(headers['if-match']), ifNoneMatch: single(headers['if-none-match']) };
+async function refusedWrite(store: S3rverStore, ctx: KoaContext, target: ObjectTarget): Promise<boolean> {
+  const preconditions: WritePreconditions = { ifMatch: single(ctx.headers['if-match']), ifNoneMatch: single(ctx.headers['if-none-match']) };
+  if (!hasPreconditions(preconditions)) return false;
+  const failed = failedPrecondition(preconditions, (await currentObject(store, target))?.etag);
+  if (failed !== undefined) respondPreconditionFailed(ctx, failed);
+  return failed !== undefined;
+}
+
+/** S3 deletes on If-Match only: an absent key is NoSuchKey, another ETag a 412. */
+async function refusedDelete(store: S3rverStore, ctx: KoaContext, target: ObjectTarget): Promise<boolean> {
+  const ifMatch = single(ctx.headers['if-match']);
+  if (ifMatch === undefined) return false;
+  const current = await currentObject(store, target);
+  if (current === undefined) throw s3rverError('NoSuchKey', 'The specified key does not exist.', { Key: target.key });
+  if (matchesAny(ifMatch, current.etag)) return false;
+  respondPreconditionFailed(ctx, 'If-Match');
+  return true;
+}
+
+/** An absent source is left to s3rver, whose NoSuchKey S3 answers first too. */
+async function refusedCopySource(store: S3rverStore, ctx: KoaContext, source: ObjectTarget): Promise<boolean> {
+  const preconditions = readPreconditions(ctx.headers, 'x-amz-copy-source-');
+  if (!hasReadPreconditions(preconditions)) return false;
+  const current = await currentObject(store, source);
+  const failed = current === undefined ? undefined : failedCopySourceCondition(preconditions, current);
+  if (failed !== undefined) respondPreconditionFailed(ctx, failed);
+  return failed !== undefined;
 }
 
 function single(value: HeaderValue): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-async function currentEtag(store: S3rverStore, target: ObjectTarget): Promise<string | undefined> {
+async function currentObject(store: S3rverStore, target: ObjectTarget): Promise<CurrentObject | undefined> {
+  // No such bucket, which s3rver answers as such once the condition has been let through.
+  if (!isSafeBucketName(target.bucket)) return undefined;
   try {
-    return (await store.getMetadata(target.bucket, target.key)).etag;
+    const metadata = await store.getMetadata(target.bucket, target.key);
+    return { etag: metadata.etag, lastModified: metadata['last-modified'] ?? new Date(0).toUTCString() };
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;

@@ -2,9 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '../storage/fs-errors.js';
-
-/** s3rver keeps key `a/b/c` as the file `a/b/c._S3rver_object`, next to its .md5 and metadata files. */
-const OBJECT_SUFFIX = '._S3rver_object';
+import { folderKeyPart, isObjectFileName, objectKeyPart } from './key-names.js';
 
 export interface ListingScope {
   readonly prefix: string;
@@ -28,15 +26,18 @@ function compareUtf8(a: string, b: string): number {
  * Walks a bucket's folders for the entries under a prefix. Order does not matter here (the
  * caller sorts), so the walk only has to skip what cannot be listed: folders off the prefix,
  * folders wholly at or before `startAfter`, and folders inside a common prefix, which are only
- * searched for one object to show that the prefix is not empty.
+ * searched for one object to show that the prefix is not empty. Names are decoded with
+ * key-names.ts; a folder's key need not end in `/` (a long segment's first pieces), it is only
+ * ever used as the prefix every key below it shares.
  */
-export async function collectEntries(bucketDir: string, scope: ListingScope, decode: (name: string) => string): Promise<ListingEntries> {
+export async function collectEntries(bucketDir: string, scope: ListingScope): Promise<ListingEntries> {
   const found: ListingEntries = { keys: [], commonPrefixes: new Set() };
   const visit = async (dir: string, dirKey: string): Promise<void> => {
     for (const entry of await readEntries(dir)) {
-      const name = decode(entry.name);
-      if (isObjectFile(entry)) addKey(found, scope, dirKey + name.slice(0, -OBJECT_SUFFIX.length));
-      else if (entry.isDirectory()) await visitFolder(join(dir, entry.name), `${dirKey}${name}/`);
+      const part = entry.isFile() ? objectKeyPart(entry.name) : entry.isDirectory() ? folderKeyPart(entry.name) : undefined;
+      if (part === undefined) continue; // s3rver's .md5 and metadata files, uploads, files being written
+      if (entry.isFile()) addKey(found, scope, dirKey + part);
+      else await visitFolder(join(dir, entry.name), dirKey + part);
     }
   };
   const visitFolder = async (dir: string, folderKey: string): Promise<void> => {
@@ -80,13 +81,13 @@ async function holdsObject(dir: string): Promise<boolean> {
   const entries = await readEntries(dir);
   if (entries.some(isObjectFile)) return true;
   for (const entry of entries) {
-    if (entry.isDirectory() && (await holdsObject(join(dir, entry.name)))) return true;
+    if (entry.isDirectory() && folderKeyPart(entry.name) !== undefined && (await holdsObject(join(dir, entry.name)))) return true;
   }
   return false;
 }
 
 function isObjectFile(entry: Dirent): boolean {
-  return entry.isFile() && entry.name.endsWith(OBJECT_SUFFIX);
+  return entry.isFile() && isObjectFileName(entry.name) && objectKeyPart(entry.name) !== undefined;
 }
 
 /** A folder emptied and removed by a concurrent delete simply has nothing to list. */

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describeError } from '../errors.js';
 import { DEFAULT_LAYOUT, isMarkerShaped, type GateLayout } from '../gate/gate-layout.js';
 import { handleStorageEvent, type EventOutcome } from '../gate/handle-event.js';
+import type { LeaseSettings } from '../gate/partition-lease.js';
 import type { MarkerResult } from '../gate/process-marker.js';
 import { localNotifier } from '../notify/local-notifier.js';
 import { loadContractDirectory } from '../storage/contract-directory.js';
@@ -10,6 +11,7 @@ import { s3ObjectStore } from '../storage/s3-object-store.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { ObjectCreatedEvent } from './emulator-protocol.js';
 import { startS3Emulator } from './s3-emulator.js';
+import { lockServeDir } from './serve-lock.js';
 import { s3Notification } from './s3-notification.js';
 import { runProbe, type ProbeDeps } from '../sla/probe.js';
 
@@ -24,6 +26,8 @@ export interface LocalGateOptions {
   readonly print: (line: string) => void;
   /** How often the SLA probe runs; 0 turns it off. @default 60_000 */
   readonly probeEveryMs?: number;
+  /** How often staging is searched for markers no handler finished (SQS's redelivery, locally); 0 turns it off. @default 30_000 */
+  readonly resumeEveryMs?: number;
 }
 
 export interface LocalGate {
@@ -33,6 +37,8 @@ export interface LocalGate {
   readonly store: ObjectStore;
   /** Resolves when every marker event received so far has been handled. */
   settled(): Promise<void>;
+  /** Handles every marker left in staging that no handler is on, as start-up does. */
+  resume(): Promise<void>;
   /** Runs the gate on an event, as if Lambda had been invoked with it (for replays and tests). */
   deliver(event: unknown): Promise<EventOutcome>;
   readonly outcomes: readonly EventOutcome[];
@@ -47,23 +53,35 @@ export interface LocalGate {
 export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
   const layout = options.layout ?? DEFAULT_LAYOUT;
   const contracts = await loadContractDirectory(options.contractsDir);
+  const lock = await lockServeDir(options.dir);
   const notifier = localNotifier({ file: join(options.dir, 'notifications.jsonl'), print: options.print });
-  const inFlight = new Set<Promise<void>>();
+  const running = new Set<{ readonly key: string; readonly done: Promise<void> }>();
   const outcomes: EventOutcome[] = [];
   // Set once the endpoint is up: no marker can arrive before anyone knows where to drop it.
   let deps: Parameters<typeof handleStorageEvent>[0] | undefined;
+  const run = (event: ObjectCreatedEvent) => {
+    if (!deps) return;
+    const entry = { key: event.key, done: handle(deps, event, options.print).then((outcome) => void outcomes.push(outcome)) };
+    running.add(entry);
+    void entry.done.finally(() => running.delete(entry));
+  };
   const onObjectCreated = (event: ObjectCreatedEvent) => {
     // Same filter as the deployed bucket notification: staging/ prefix, marker suffix.
-    if (!deps || !isMarkerShaped(layout, event.key)) return;
-    const run = handle(deps, event, options.print).then((outcome) => void outcomes.push(outcome));
-    inFlight.add(run);
-    void run.finally(() => inFlight.delete(run));
+    if (isMarkerShaped(layout, event.key)) run(event);
   };
   const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated });
   const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: options.bucket });
-  const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket };
+  const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease() };
   deps = ready;
-  const probe = scheduleProbe({ store, notifier, contracts, layout }, ready.clock, options.probeEveryMs ?? 60_000, options.print);
+  const resume = async () => {
+    const busy = new Set([...running].map((entry) => entry.key));
+    for (const event of await leftMarkers(store, layout, options.bucket)) if (!busy.has(event.key)) run(event);
+  };
+  await resume().catch((error: unknown) => options.print(`gate: cannot search staging for interrupted drops: ${describeError(error)}`));
+  const timers = [
+    scheduleProbe({ store, notifier, contracts, layout }, ready.clock, options.probeEveryMs ?? 60_000, options.print),
+    every(options.resumeEveryMs ?? 30_000, () => resume().catch((error: unknown) => options.print(`gate: resume: FAILED: ${describeError(error)}`))),
+  ];
   return {
     endpoint: emulator.endpoint,
     bucket: options.bucket,
@@ -71,14 +89,42 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     outcomes,
     deliver: (event) => handleStorageEvent(ready, event),
     async settled() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (running.size > 0) await Promise.allSettled([...running].map((entry) => entry.done));
     },
+    resume,
     async stop() {
-      probe.stop();
-      await Promise.allSettled([...inFlight]);
+      for (const timer of timers) timer.stop();
+      await Promise.allSettled([...running].map((entry) => entry.done));
       await emulator.stop();
+      await lock.release();
     },
   };
+}
+
+/**
+ * This process's claim on the partitions it handles. The serve lock makes it the only gate on
+ * its directory, so a lease another `serve` left is its dead predecessor's and is taken at once.
+ */
+function serveLease(): LeaseSettings {
+  const holder = `serve-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  return { holder, ttlMs: 15 * 60_000, takeOver: (other) => other.startsWith('serve-') && other !== holder };
+}
+
+/** The markers in staging, as the events that would have announced them. */
+async function leftMarkers(store: ObjectStore, layout: GateLayout, bucket: string): Promise<ObjectCreatedEvent[]> {
+  const events: ObjectCreatedEvent[] = [];
+  for await (const object of store.list(layout.staging)) {
+    if (!isMarkerShaped(layout, object.key)) continue;
+    events.push({ bucket, key: object.key, size: object.size, etag: object.etag, eventName: 'ObjectCreated:Put', eventTime: object.lastModified.toISOString() });
+  }
+  return events;
+}
+
+function every(ms: number, tick: () => Promise<unknown>): { stop(): void } {
+  if (ms <= 0) return { stop: () => {} };
+  const timer = setInterval(() => void tick(), ms);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 async function handle(deps: Parameters<typeof handleStorageEvent>[0], event: ObjectCreatedEvent, print: (line: string) => void): Promise<EventOutcome> {
@@ -95,14 +141,11 @@ async function handle(deps: Parameters<typeof handleStorageEvent>[0], event: Obj
 
 /** The SLA probe on a timer, as the deployed schedule runs it; prints only what it sends. */
 function scheduleProbe(deps: Omit<ProbeDeps, 'now'>, clock: () => number, everyMs: number, print: (line: string) => void): { stop(): void } {
-  if (everyMs <= 0) return { stop: () => {} };
-  const timer = setInterval(() => {
+  return every(everyMs, () =>
     runProbe({ ...deps, now: clock() })
       .then((report) => report.partitions.filter((p) => p.sent.length > 0).forEach((p) => print(`probe: ${p.contract} ${p.version} ${p.partition}: ${p.status} (${p.sent.join(', ')}): ${p.detail}`)))
-      .catch((error: unknown) => print(`probe: FAILED: ${describeError(error)}`));
-  }, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+      .catch((error: unknown) => print(`probe: FAILED: ${describeError(error)}`)),
+  );
 }
 
 export function verdictLine(result: MarkerResult): string {

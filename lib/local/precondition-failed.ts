@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { KoaContext } from './s3rver-types.js';
-import type { WriteCondition } from './write-preconditions.js';
+import type { Condition } from './write-preconditions.js';
 
 const MESSAGE = 'At least one of the pre-conditions you specified did not hold';
 
@@ -9,7 +9,7 @@ const MESSAGE = 'At least one of the pre-conditions you specified did not hold';
  * as it would against AWS. Written here rather than thrown because s3rver's error renderer has
  * no RequestId element.
  */
-export function respondPreconditionFailed(ctx: KoaContext, condition: WriteCondition): void {
+export function respondPreconditionFailed(ctx: KoaContext, condition: Condition): void {
   const requestId = randomBytes(8).toString('hex').toUpperCase();
   ctx.status = 412;
   ctx.type = 'application/xml';
@@ -17,7 +17,7 @@ export function respondPreconditionFailed(ctx: KoaContext, condition: WriteCondi
   ctx.body = preconditionFailedXml(condition, requestId);
 }
 
-function preconditionFailedXml(condition: WriteCondition, requestId: string): string {
+function preconditionFailedXml(condition: Condition, requestId: string): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<Error><Code>PreconditionFailed</Code>' +
@@ -25,4 +25,11 @@ function preconditionFailedXml(condition: WriteCondition, requestId: string): st
     `<Condition>${condition}</Condition>` +
     `<RequestId>${requestId}</RequestId></Error>`
   );
+}
+
+/** S3's 304: no body, but the ETag and Last-Modified the client's cache is checked against. */
+export function respondNotModified(ctx: KoaContext, current: { etag: string; lastModified?: string }): void {
+  ctx.status = 304;
+  ctx.set('ETag', current.etag);
+  if (current.lastModified !== undefined) ctx.set('Last-Modified', current.lastModified);
 }

@@ -11,9 +11,15 @@ import { writeObjectsAtomically } from './atomic-object-files.js';
 import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
 import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
+import { keyPathMiddleware } from './key-path-middleware.js';
+import { completeUploadsAsS3 } from './multipart-completion.js';
+import { multipartMiddleware } from './multipart-middleware.js';
 import { ObjectCreatedRelay } from './object-created-relay.js';
+import { readRangesAsS3 } from './ranged-reads.js';
 import { listInS3Order } from './s3-order-listing.js';
 import { acceptAnyAccessKey, createS3rver } from './s3rver-types.js';
+import { storeKeysLiterally } from './store-paths.js';
+import { xmlBodyMiddleware } from './xml-body-middleware.js';
 
 let server: Server | undefined;
 
@@ -34,16 +40,24 @@ async function start(options: EmulatorStartOptions): Promise<void> {
     vhostBuckets: false,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
   });
+  // Before any bucket is made: even configured bucket names go through the safe paths.
+  storeKeysLiterally(app.store);
   await app.configureBuckets();
   listInS3Order(app.store);
   writeObjectsAtomically(app.store);
+  completeUploadsAsS3(app.store);
+  readRangesAsS3(app.store);
   const relay = new ObjectCreatedRelay(app.store, (event) => send({ type: 'object-created', event }));
   relay.listen(app);
   // Ahead of s3rver's own chain, so its routes see normalised requests and run under the key lock.
   app.middleware.unshift(
+    keyPathMiddleware,
     copySourceMiddleware,
     conditionalWriteMiddleware({ store: app.store, aroundWrite: relay.track }),
+    multipartMiddleware(app.store),
   );
+  // Last before s3rver's router (the final middleware), so it renders documents first.
+  app.middleware.splice(app.middleware.length - 1, 0, xmlBodyMiddleware());
   server = createServer(app.callback());
   return listen(server, options.port);
 }

@@ -2,7 +2,6 @@ import { collectEntries, type ListingEntries } from './listing-entries.js';
 import { errorCode } from '../storage/fs-errors.js';
 import {
   s3rverBucketController,
-  s3rverKeyPathDecoder,
   s3rverObjectFactory,
   type KoaContext,
   type S3rverListing,
@@ -57,7 +56,6 @@ function selectPage(found: ListingEntries, startAfter: string, maxKeys = Infinit
 }
 
 function sortedLister(store: S3rverStore): (bucket: string, options: S3rverListOptions) => Promise<S3rverListing> {
-  const decode = s3rverKeyPathDecoder();
   const toObject = s3rverObjectFactory();
   /** Undefined for a key deleted since the walk saw it. */
   const describe = async (bucket: string, key: string): Promise<S3rverObject | undefined> => {
@@ -70,7 +68,7 @@ function sortedLister(store: S3rverStore): (bucket: string, options: S3rverListO
   };
   return async (bucket, options) => {
     const scope = { prefix: options.prefix ?? '', delimiter: options.delimiter ?? '', startAfter: options.startAfter ?? '' };
-    const found = await collectEntries(store.getBucketPath(bucket), scope, decode);
+    const found = await collectEntries(store.getBucketPath(bucket), scope);
     const page = selectPage(found, scope.startAfter, options.maxKeys);
     const keys = page.entries.filter((entry) => !found.commonPrefixes.has(entry));
     const objects = (await Promise.all(keys.map((key) => describe(bucket, key)))).filter((object) => object !== undefined);

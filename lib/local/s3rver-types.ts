@@ -10,8 +10,8 @@ export type HeaderValue = string | string[] | undefined;
 
 export interface KoaContext {
   readonly method: string;
-  /** Still percent-encoded, as on the wire. */
-  readonly path: string;
+  /** Still percent-encoded, as on the wire; setting it re-routes the request (query kept). */
+  path: string;
   readonly query: Record<string, HeaderValue>;
   readonly headers: Record<string, HeaderValue>;
   status: number;
@@ -33,6 +33,10 @@ export interface S3rverMetadata {
 export interface S3rverStore {
   getMetadata(bucket: string, key: string): Promise<S3rverMetadata>;
   getBucketPath(bucket: string): string;
+  /** Null when there is no such bucket. */
+  getBucket(bucket: string): Promise<unknown>;
+  /** A bucket's (keyless) or object's configuration document, such as `cors` or `website`; null when absent. */
+  getSubresource(bucket: string, key: string | undefined, type: string): Promise<unknown>;
   /** Called by the bucket controller for ListObjects (V1 and V2) and by DeleteBucket. */
   listObjects(bucket: string, options: S3rverListOptions): Promise<S3rverListing>;
 }
@@ -43,16 +47,28 @@ export interface S3rverPutObject {
   readonly key: string;
   readonly metadata: Record<string, string>;
   readonly content: Buffer | NodeJS.ReadableStream;
+  /** Stored as the ETag instead of the body's MD5 (a completed multipart upload's). */
+  readonly etag?: string;
+}
+
+/** A part as CompleteMultipartUpload lists it; `etag` without quotes. */
+export interface S3rverPart {
+  readonly number: number;
+  readonly etag: string;
 }
 
 /** The filesystem store's writing methods, which the emulator replaces (see atomic-object-files.ts). */
 export interface S3rverFiles extends S3rverStore {
-  /** The file of one of a key's resources: `object`, `object.md5` or `metadata.json`. */
-  getResourcePath(bucket: string, key: string, resource: string): string;
+  /** The file of one of a key's resources (`object`, `object.md5`, `metadata.json`); keyless: the bucket's (`uploads`). */
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
   putObject(object: S3rverPutObject): Promise<{ size: number; md5: string }>;
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
   copyObject(sourceBucket: string, sourceKey: string, bucket: string, key: string, replacement?: Record<string, string>): Promise<S3rverMetadata>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  /** Null when absent; `range` bounds are inclusive, and the object carries it back when one was asked for. */
+  getObject(bucket: string, key: string, range?: { start?: number; end?: number }): Promise<S3rverObject | null>;
+  /** Assembles an upload's parts into its object; `md5` is the ETag to answer with. */
+  putObjectMultipart(bucket: string, uploadId: string, parts: S3rverPart[]): Promise<{ size: number; md5: string }>;
 }
 
 /** As the bucket controller passes them: absent parameters are undefined, `startAfter` is already the decoded token or marker. */
@@ -119,11 +135,11 @@ export function createS3rver(options: S3rverOptions): S3rverApp {
   return new S3rver(options);
 }
 
-/** s3rver's own object model, so listed objects are exactly what its controller expects. */
-export function s3rverObjectFactory(): (bucket: string, key: string, metadata: S3rverMetadata) => S3rverObject {
-  type S3ObjectConstructor = new (bucket: string, key: string, content: null, metadata: S3rverMetadata) => S3rverObject;
+/** s3rver's own object model, so listed and read objects are exactly what its controllers expect. */
+export function s3rverObjectFactory(): (bucket: string, key: string, metadata: S3rverMetadata, content?: NodeJS.ReadableStream | null) => S3rverObject {
+  type S3ObjectConstructor = new (bucket: string, key: string, content: NodeJS.ReadableStream | null, metadata: S3rverMetadata) => S3rverObject;
   const S3Object = requireS3rver<S3ObjectConstructor>('@20minutes/s3rver/lib/models/object.js');
-  return (bucket, key, metadata) => new S3Object(bucket, key, null, metadata);
+  return (bucket, key, metadata, content = null) => new S3Object(bucket, key, content, metadata);
 }
 
 /** The metadata s3rver keeps of a PUT: its allowed standard headers and every `x-amz-meta-*`. */
@@ -133,10 +149,11 @@ export function s3rverAllowedMetadata(): (metadata: Record<string, string>) => R
   return (metadata) => Object.fromEntries(Object.entries(metadata).filter(([name]) => allowed.has(name) || name.startsWith('x-amz-meta-')));
 }
 
-/** Undoes the store's file-name escaping of key segments (which only happens on Windows). */
-export function s3rverKeyPathDecoder(): (path: string) => string {
-  const store = requireS3rver<{ decodeKeyPath(path: string): string }>('@20minutes/s3rver/lib/stores/filesystem.js');
-  return (path) => store.decodeKeyPath(path);
+/** s3rver's error type: thrown anywhere in a request, its renderer answers with S3's error XML and status for `code`. */
+export function s3rverError(code: string, message: string, detail: Record<string, string | number> = {}): Error {
+  type S3ErrorConstructor = new (code: string, message: string, detail: Record<string, string | number>) => Error;
+  const S3Error = requireS3rver<S3ErrorConstructor>('@20minutes/s3rver/lib/models/error.js');
+  return new S3Error(code, message, detail);
 }
 
 /** The module whose `getBucket` serves ListObjects; routes look it up on every request, so it can be wrapped. */

@@ -4,6 +4,8 @@
  */
 
 export type WriteCondition = 'If-Match' | 'If-None-Match';
+/** What a 412 names in its Condition element: a write's header, a read's, or a copy source's. */
+export type Condition = WriteCondition | 'If-Unmodified-Since' | `x-amz-copy-source-${'If-Match' | 'If-None-Match' | 'If-Modified-Since' | 'If-Unmodified-Since'}`;
 
 export interface WritePreconditions {
   readonly ifMatch?: string;
@@ -26,7 +28,8 @@ export function failedPrecondition(
   return undefined;
 }
 
-function matchesAny(header: string, currentEtag: string | undefined): boolean {
+/** Whether a list of ETags (or `*`) names the current one; nothing matches an absent key. */
+export function matchesAny(header: string, currentEtag: string | undefined): boolean {
   if (currentEtag === undefined) return false;
   const current = bareEtag(currentEtag);
   return header

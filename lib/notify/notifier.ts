@@ -7,10 +7,12 @@ export interface Notifier {
   notify(notice: Notice): Promise<void>;
 }
 
-export type Outcome = 'published' | 'quarantined' | 'sla_missed' | 'sla_recovered' | 'stale' | 'sunset_reminder';
+export type Outcome = 'published' | 'quarantined' | 'superseded' | 'sla_missed' | 'sla_recovered' | 'stale' | 'sunset_reminder';
 export type Severity = 'info' | 'warning' | 'critical';
 
 export interface Notice {
+  /** Names this notice among retries: a receiver that sees one id twice has seen one notice. */
+  readonly id?: string;
   /** Short enough for an e-mail subject (SNS allows 100 characters). */
   readonly subject: string;
   /** Plain text, readable in an e-mail. */
@@ -25,4 +27,7 @@ export interface NoticeAttributes {
   readonly outcome: Outcome;
   readonly severity: Severity;
   readonly partition?: string;
+  /** The drop a gate notice is about (its decision's tag) and the attempt that decided it. */
+  readonly drop?: string;
+  readonly attempt?: string;
 }

@@ -1,11 +1,12 @@
 import { PublishCommand, SNSClient, type MessageAttributeValue } from '@aws-sdk/client-sns';
+import { createHash } from 'node:crypto';
 import { describeError, GateError } from '../errors.js';
 import type { Notice, NoticeAttributes, Notifier } from './notifier.js';
 
 /** SNS rejects a Subject longer than this, so a long one is cut rather than losing the notice. */
 const MAX_SUBJECT_CHARACTERS = 100;
 
-const ATTRIBUTE_NAMES = ['contract', 'version', 'owner', 'outcome', 'severity', 'partition'] as const satisfies readonly (keyof NoticeAttributes)[];
+const ATTRIBUTE_NAMES = ['contract', 'version', 'owner', 'outcome', 'severity', 'partition', 'drop', 'attempt'] as const satisfies readonly (keyof NoticeAttributes)[];
 
 /**
  * Publishes each notice to one SNS topic, its attributes as message attributes so subscribers
@@ -23,7 +24,9 @@ export function snsNotifier(options: { topicArn: string; client?: SNSClient }): 
         // An empty Subject is invalid; without one, e-mail subscribers get the SNS default.
         ...(subject === '' ? {} : { Subject: subject }),
         Message: notice.body,
-        MessageAttributes: messageAttributes(notice.attributes),
+        MessageAttributes: { ...messageAttributes(notice.attributes), ...(notice.id ? { notice_id: { DataType: 'String', StringValue: notice.id } } : {}) },
+        // A FIFO topic drops a repeat of the same id within five minutes; a standard one has the attribute.
+        ...(topicArn.endsWith('.fifo') ? { MessageGroupId: notice.attributes.contract, MessageDeduplicationId: fifoId(notice) } : {}),
       });
       try {
         await client.send(command);
@@ -45,6 +48,11 @@ export function snsSubject(subject: string): string {
   const characters = Array.from(line);
   if (characters.length <= MAX_SUBJECT_CHARACTERS) return line;
   return `${characters.slice(0, MAX_SUBJECT_CHARACTERS - 1).join('').trimEnd()}…`;
+}
+
+/** SNS takes at most 128 characters from a limited set; a claim key is longer, so it is hashed. */
+function fifoId(notice: Notice): string {
+  return createHash('sha256').update(notice.id ?? `${notice.subject}\n${notice.body}`).digest('hex');
 }
 
 function messageAttributes(attributes: NoticeAttributes): Record<string, MessageAttributeValue> {

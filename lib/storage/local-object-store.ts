@@ -6,7 +6,7 @@ import { copyHashing, EtagCache, md5Hex } from './etag-cache.js';
 import { errorCode, isMissing, undefinedIfMissing } from './fs-errors.js';
 import { withKeyLock } from './key-lock.js';
 import { assertInside, isKeySegment, keyPath, lockPath, tempPath } from './key-paths.js';
-import { checkRange, type ObjectInfo, type ObjectStore, type WriteOptions } from './object-store.js';
+import { checkRange, type ObjectInfo, type ObjectStore, type CopyOptions, type ReadOptions, type WriteOptions } from './object-store.js';
 
 interface Staged { temp: string; etag: string; stats: Stats }
 
@@ -24,6 +24,15 @@ export function localObjectStore(options: { root: string }): ObjectStore {
   const pathOf = (key: string) => keyPath(root, key, location);
   const etags = new EtagCache();
   const inside = (dir: string) => assertInside(root, dir, location);
+  /** The version an open file holds must be the one asked for: the check and the bytes share one inode. */
+  const pinned = async (handle: FileHandle, path: string, key: string, ifMatch: string | undefined) => {
+    if (ifMatch === undefined) return;
+    const stats = await handle.stat();
+    const etag = etags.get(path, stats) ?? `"${await copyHashing(handle, undefined)}"`;
+    etags.remember(path, stats, etag);
+    const unmet = unmetCondition({ ifMatch }, etag);
+    if (unmet) throw new GateError('precondition_failed', `${where(key)}: precondition failed (${unmet})`, { context: { location: where(key) } });
+  };
 
   const guarded = async <T>(op: string, key: string, run: () => Promise<T>): Promise<T> => {
     try {
@@ -58,7 +67,7 @@ export function localObjectStore(options: { root: string }): ObjectStore {
       return guarded('head', key, async () => ((await inside(dirname(path))) ? describe(path, key) : undefined));
     },
 
-    async read(key, start, end) {
+    async read(key, start, end, readOptions: ReadOptions = {}) {
       const path = pathOf(key);
       checkRange(where(key), start, end);
       // Mirrors the S3 adapter, which cannot express an empty range and so never asks.
@@ -66,6 +75,7 @@ export function localObjectStore(options: { root: string }): ObjectStore {
       return guarded('read', key, async () => {
         const handle = await openObject(path, await inside(dirname(path)), `read ${where(key)}`);
         try {
+          await pinned(handle, path, key, readOptions.ifMatch);
           return await readRange(handle, start, end);
         } finally {
           await handle.close();
@@ -89,12 +99,13 @@ export function localObjectStore(options: { root: string }): ObjectStore {
       });
     },
 
-    async copy(sourceKey, targetKey, writeOptions = {}) {
+    async copy(sourceKey, targetKey, writeOptions: CopyOptions = {}) {
       const sourcePath = pathOf(sourceKey);
       const path = pathOf(targetKey);
       return guarded('copy', targetKey, async () => {
         const source = await openObject(sourcePath, await inside(dirname(sourcePath)), `copy ${where(sourceKey)}`);
         try {
+          await pinned(source, sourcePath, sourceKey, writeOptions.sourceIfMatch);
           // Hash what is copied, from the one open file, so the ETag matches the bytes even if
           // the source is replaced meanwhile.
           const staged = await stageTemp(root, path, inside, (handle) => copyHashing(source, handle));
@@ -105,12 +116,16 @@ export function localObjectStore(options: { root: string }): ObjectStore {
       });
     },
 
-    async delete(key) {
+    async delete(key, deleteOptions: ReadOptions = {}) {
       const path = pathOf(key);
       return guarded('delete', key, async () => {
         if (!(await inside(dirname(path)))) return;
         await withKeyLock(lockPath(path), async () => {
-          if ((await lstat(path).catch(undefinedIfMissing))?.isFile()) await unlink(path).catch(undefinedIfMissing);
+          const current = await describe(path, key);
+          if (!current) return;
+          const unmet = deleteOptions.ifMatch === undefined ? undefined : unmetCondition({ ifMatch: deleteOptions.ifMatch }, current.etag);
+          if (unmet) throw new GateError('precondition_failed', `${where(key)}: precondition failed (${unmet})`, { context: { location: where(key) } });
+          await unlink(path).catch(undefinedIfMissing);
         });
         await prune(root, dirname(path));
       });

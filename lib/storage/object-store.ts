@@ -12,14 +12,14 @@ export interface ObjectStore {
   /** A name for messages and reports, e.g. `s3://lake` or `file:///srv/lake`. */
   readonly location: string;
   head(key: string): Promise<ObjectInfo | undefined>;
-  /** Bytes [start, end) of an object. */
-  read(key: string, start: number, end: number): Promise<Uint8Array>;
+  /** Bytes [start, end) of an object; with `ifMatch`, of that version only (else precondition_failed). */
+  read(key: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array>;
   /** Every object under a prefix, in key order, however many pages that takes. */
   list(prefix: string): AsyncIterable<ObjectInfo>;
   put(key: string, body: Uint8Array | string, options?: WriteOptions & { contentType?: string }): Promise<{ etag: string }>;
-  copy(sourceKey: string, targetKey: string, options?: WriteOptions): Promise<{ etag: string }>;
-  /** Deleting a key that does not exist succeeds, as on S3. */
-  delete(key: string): Promise<void>;
+  copy(sourceKey: string, targetKey: string, options?: CopyOptions): Promise<{ etag: string }>;
+  /** Deleting a key that does not exist succeeds, as on S3; with `ifMatch`, only that version is deleted. */
+  delete(key: string, options?: ReadOptions): Promise<void>;
 }
 
 export interface ObjectInfo {
@@ -34,6 +34,18 @@ export interface ObjectInfo {
 export interface WriteOptions {
   readonly ifNoneMatch?: '*';
   readonly ifMatch?: string;
+}
+
+/** Pins a read or a delete to one version of the object: its ETag as listed. */
+export interface ReadOptions {
+  readonly ifMatch?: string;
+}
+
+export interface CopyOptions extends WriteOptions {
+  /** Copies only this version of the source (S3's x-amz-copy-source-if-match), else precondition_failed. */
+  readonly sourceIfMatch?: string;
+  /** The source's size when the caller knows it: a big object is copied in parts (S3 copies at most 5 GB at once). */
+  readonly sourceSize?: number;
 }
 
 export async function readWhole(store: ObjectStore, key: string): Promise<Uint8Array | undefined> {

@@ -8,14 +8,26 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { describeError, GateError } from '../errors.js';
-import { checkRange, type ObjectInfo, type ObjectStore, type WriteOptions } from './object-store.js';
+import { checkRange, type CopyOptions, type ObjectInfo, type ObjectStore } from './object-store.js';
+import { copyInParts, SINGLE_COPY_LIMIT } from './s3-multipart-copy.js';
 
 /**
  * The object-store port over any S3-compatible endpoint. Conditions are sent to S3 so the
  * server decides atomically; this adapter only translates S3's answers into GateErrors.
  */
-export function s3ObjectStore(options: { client: S3Client; bucket: string }): ObjectStore {
+export interface S3ObjectStoreOptions {
+  readonly client: S3Client;
+  readonly bucket: string;
+  /** Objects larger than this are copied in parts. @default 5 GiB, S3's limit for one CopyObject */
+  readonly multipartCopyAbove?: number;
+  /** @default 512 MiB */
+  readonly copyPartSize?: number;
+}
+
+export function s3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
   const { client, bucket } = options;
+  const multipartAbove = options.multipartCopyAbove ?? SINGLE_COPY_LIMIT;
+  const partSize = options.copyPartSize ?? 512 * 1024 ** 2;
   const location = `s3://${bucket}`;
   const fail = (op: string, key: string, error: unknown): never => {
     throw toGateError(op, `${location}/${key}`, error);
@@ -33,13 +45,13 @@ export function s3ObjectStore(options: { client: S3Client; bucket: string }): Ob
       }
     },
 
-    async read(key, start, end) {
+    async read(key, start, end, readOptions = {}) {
       checkRange(`${location}/${key}`, start, end);
       // An empty Range is not expressible (bytes=5-4 is invalid), so skip the round trip.
       if (end === start) return new Uint8Array(0);
       try {
         // Always an explicit first-last range: a suffix range (bytes=-n) means "the last n bytes".
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end - 1}`, IfMatch: readOptions.ifMatch }));
         return out.Body ? await out.Body.transformToByteArray() : new Uint8Array(0);
       } catch (error) {
         return fail('read', key, error);
@@ -54,7 +66,8 @@ export function s3ObjectStore(options: { client: S3Client; bucket: string }): Ob
       const conditions = { IfNoneMatch: writeOptions.ifNoneMatch, IfMatch: writeOptions.ifMatch };
       try {
         const out = await client.send(
-          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: writeOptions.contentType, ...conditions }),
+          // As bytes: the SDK takes an empty string for a stream of unknown length and warns about it.
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, ContentType: writeOptions.contentType, ...conditions }),
         );
         return { etag: requireEtag(out.ETag, 'put', `${location}/${key}`) };
       } catch (error) {
@@ -64,28 +77,34 @@ export function s3ObjectStore(options: { client: S3Client; bucket: string }): Ob
       }
     },
 
-    async copy(sourceKey, targetKey, writeOptions = {}) {
+    async copy(sourceKey, targetKey, copyOptions = {}) {
       const target = `${location}/${targetKey}`;
+      const encodedSource = `${bucket}/${encodeKey(sourceKey)}`;
       try {
+        if (copyOptions.sourceSize !== undefined && copyOptions.sourceSize > multipartAbove) {
+          const { sourceSize: size, sourceIfMatch } = copyOptions;
+          return await copyInParts({ client, bucket, sourceKey, targetKey, size, partSize, sourceIfMatch, encodedSource });
+        }
         const out = await client.send(
           new CopyObjectCommand({
             Bucket: bucket,
             Key: targetKey,
-            CopySource: `${bucket}/${encodeKey(sourceKey)}`,
-            IfNoneMatch: writeOptions.ifNoneMatch,
-            IfMatch: writeOptions.ifMatch,
+            CopySource: encodedSource,
+            CopySourceIfMatch: copyOptions.sourceIfMatch,
+            IfNoneMatch: copyOptions.ifNoneMatch,
+            IfMatch: copyOptions.ifMatch,
           }),
         );
         return { etag: requireEtag(out.CopyObjectResult?.ETag, 'copy', target) };
       } catch (error) {
-        if (errorKind(error) === 'not_found') await throwMissingCopyPart(store, sourceKey, target, writeOptions, error);
+        if (errorKind(error) === 'not_found') await throwMissingCopyPart(store, sourceKey, target, copyOptions, error);
         return fail('copy', targetKey, error);
       }
     },
 
-    async delete(key) {
+    async delete(key, deleteOptions = {}) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, IfMatch: deleteOptions.ifMatch }));
       } catch (error) {
         if (errorKind(error) === 'not_found') return;
         fail('delete', key, error);
@@ -113,7 +132,7 @@ async function* listAll(client: S3Client, bucket: string, prefix: string, fail: 
  * A 404 from CopyObject means either the source is missing or (with If-Match) the target is.
  * Only the first is not_found; the second is a failed condition, so ask which one it was.
  */
-async function throwMissingCopyPart(store: ObjectStore, sourceKey: string, target: string, options: WriteOptions, error: unknown): Promise<never> {
+async function throwMissingCopyPart(store: ObjectStore, sourceKey: string, target: string, options: CopyOptions, error: unknown): Promise<never> {
   if (options.ifMatch !== undefined && (await store.head(sourceKey)) !== undefined) {
     throw preconditionFailed('copy', target, error);
   }

@@ -60,7 +60,8 @@ function comparable(decision: Decision, location: string): unknown {
 }
 
 function comparableNotice(notice: Notice | undefined, decision: Decision, location: string): unknown {
-  return JSON.parse(JSON.stringify(notice).replaceAll(decision.attempt, '<attempt>').replaceAll(location, '<bucket>'));
+  // Two drops (two markers) of the same data: they differ in their tag as in their attempt.
+  return JSON.parse(JSON.stringify(notice).replaceAll(decision.attempt, '<attempt>').replaceAll(decision.tag, '<tag>').replaceAll(location, '<bucket>'));
 }
 
 describe.each([

@@ -35,30 +35,35 @@ function firstDifference(actual: readonly unknown[] = [], expected: readonly unk
 }
 
 const sliced = (bytes: Uint8Array) => openParquetFile(byteSourceFromBytes(bytes), { wholeGroupValues: 0 });
+/** Every Snappy data page read from the file as it is decoded, never whole (see streamed-page.ts). */
+const streamed = (bytes: Uint8Array) => openParquetFile(byteSourceFromBytes(bytes), { wholeGroupValues: 0, streamPageBytes: 0 });
 const whole = (bytes: Uint8Array) => openParquetFile(byteSourceFromBytes(bytes), { wholeGroupValues: Infinity });
+const READERS = [['in slices', sliced], ['in slices, Snappy pages streamed', streamed]] as const;
 
 describe('reading large row groups in slices', () => {
-  for (const variant of PARQUET_WRITERS) {
-    it(`decodes every column of a ${variant.id} file exactly as the whole-group reader does (${variant.settings})`, async () => {
-      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
-      const expected = await readAll(whole(bytes));
-      const actual = await readAll(sliced(bytes));
-      expect(actual.batches.reduce((n, b) => n + b.rowCount, 0)).toBe(ROWS);
-      for (const name of columns) expect(firstDifference(actual.values.get(name), expected.values.get(name)), name).toBeUndefined();
-    });
-  }
+  for (const [how, read] of READERS) {
+    for (const variant of PARQUET_WRITERS) {
+      it(`decodes every column of a ${variant.id} file ${how} exactly as the whole-group reader does (${variant.settings})`, async () => {
+        const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+        const expected = await readAll(whole(bytes));
+        const actual = await readAll(read(bytes));
+        expect(actual.batches.reduce((n, b) => n + b.rowCount, 0)).toBe(ROWS);
+        for (const name of columns) expect(firstDifference(actual.values.get(name), expected.values.get(name)), name).toBeUndefined();
+      });
+    }
 
-  for (const variant of PARQUET_WRITERS) {
-    it(`hashes the string key columns of a ${variant.id} file from their pages as hashing their decoded values would`, async () => {
-      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
-      const keys = new Set(table.columns.filter((c) => c.type === 'string').map((c) => c.name));
-      const expected = await readAll(whole(bytes));
-      const actual = await readAll(sliced(bytes), keys);
-      for (const name of keys) {
-        const want = expected.values.get(name)!.map((v) => (v === null || v === undefined ? NaN : hashValue(v)));
-        expect(firstDifference(actual.hashes.get(name), want), name).toBeUndefined();
-      }
-    });
+    for (const variant of PARQUET_WRITERS) {
+      it(`hashes the string key columns of a ${variant.id} file ${how} from their pages as hashing their decoded values would`, async () => {
+        const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+        const keys = new Set(table.columns.filter((c) => c.type === 'string').map((c) => c.name));
+        const expected = await readAll(whole(bytes));
+        const actual = await readAll(read(bytes), keys);
+        for (const name of keys) {
+          const want = expected.values.get(name)!.map((v) => (v === null || v === undefined ? NaN : hashValue(v)));
+          expect(firstDifference(actual.hashes.get(name), want), name).toBeUndefined();
+        }
+      });
+    }
   }
 
   it('re-reads single rows of a large row group as the whole-group reader does, in one pass', async () => {
@@ -74,8 +79,10 @@ describe('reading large row groups in slices', () => {
       };
       const expected = await read(whole(bytes));
       expect(expected.map((r) => r[0])).toEqual(rows);
-      const actual = await read(sliced(bytes));
-      for (const [i, row] of actual.entries()) expect(firstDifference(row, expected[i]), `${variant.id} row ${rows[i]}`).toBeUndefined();
+      for (const [how, reader] of READERS) {
+        const actual = await read(reader(bytes));
+        for (const [i, row] of actual.entries()) expect(firstDifference(row, expected[i]), `${variant.id} row ${rows[i]} ${how}`).toBeUndefined();
+      }
     }
   });
 

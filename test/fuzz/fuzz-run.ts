@@ -60,12 +60,12 @@ export interface Planned {
 }
 
 /**
- * Two bits of a hash of the index pick the read path, not the index's own bits: kinds and seeds
+ * Three bits of a hash of the index pick the read path, not the index's own bits: kinds and seeds
  * repeat with periods the read path must not follow, whatever the count of kinds.
  */
 export function readPath(index: number): ReadPath {
   const bits = fileSeed(READ_PATH_SEED, index);
-  return { hashed: (bits & 1) === 1, sliced: (bits & 2) === 2 };
+  return { hashed: (bits & 1) === 1, sliced: (bits & 2) === 2, streamed: (bits & 6) === 6 };
 }
 
 const READ_PATH_SEED = 0x5eed_0a7b;
@@ -113,9 +113,9 @@ export function failures(report: FuzzReport): FuzzRecord[] {
   return report.records.filter((r) => r.outcome === 'TIMEOUT' || r.outcome === 'OOM' || r.outcome === 'CRASH');
 }
 
-/** `whole`, `sliced`, `whole+hashes` or `sliced+hashes`. */
+/** `whole`, `sliced` or `streamed`, then `+hashes` when hashed. */
 export function pathName(path: ReadPath): string {
-  return `${path.sliced ? 'sliced' : 'whole'}${path.hashed ? '+hashes' : ''}`;
+  return `${path.streamed ? 'streamed' : path.sliced ? 'sliced' : 'whole'}${path.hashed ? '+hashes' : ''}`;
 }
 
 /** One line for a file: where it came from, how it was read, what happened. */

@@ -4,11 +4,13 @@ import { UnreadableError, type ColumnBatch, type RowGroupInfo, type TableFile } 
 
 /**
  * How a file is read: `sliced` forces every row group through the sliced reader (group-slices.ts),
- * which walks and decodes pages itself, instead of only groups over 4M values; `hashed` reads
- * string and binary columns as key hashes.
+ * which walks and decodes pages itself, instead of only groups over 4M values; `streamed` (with
+ * `sliced`) also reads every Snappy data page from the file as it is decoded (streamed-page.ts),
+ * instead of only pages over the page window; `hashed` reads string and binary columns as key hashes.
  */
 export interface ReadPath {
   readonly sliced: boolean;
+  readonly streamed: boolean;
   readonly hashed: boolean;
 }
 
@@ -27,7 +29,7 @@ const REREAD_ROWS = 3;
  * take a missing column for nulls, so a batch that does not is a crash even if nothing threw.
  */
 export async function readLikeTheEngine(bytes: Uint8Array, path: ReadPath): Promise<ReadOutcome> {
-  const table = openParquetFile(byteSourceFromBytes(bytes), path.sliced ? { wholeGroupValues: 0 } : {});
+  const table = openParquetFile(byteSourceFromBytes(bytes), path.sliced ? { wholeGroupValues: 0, ...(path.streamed ? { streamPageBytes: 0 } : {}) } : {});
   try {
     const schema = await table.schema();
     if (schema.kind !== 'typed') return { outcome: 'CRASH', detail: `schema kind ${schema.kind}` };

@@ -20,7 +20,8 @@ describe('a handler near its deadline', () => {
     expect(error).toBeInstanceOf(GateError);
     expect((error as GateError).code).toBe('deadline');
     await expectNothingLost(store, files);
-    const result = await processMarker({ ...gateDeps(store), notifier: deps.notifier }, MARKER);
+    // The redelivery comes after the queue's visibility timeout, past the stopped handler's lease.
+    const result = await processMarker({ ...gateDeps(store), notifier: deps.notifier, clock: () => NOW + 30 * 60_000 }, MARKER);
     expect(result.status).toBe('published');
     expect(deps.notifier.notices).toHaveLength(1);
   });

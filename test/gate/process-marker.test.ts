@@ -21,7 +21,8 @@ describe('processMarker: a drop that keeps its contract', () => {
     expect(success.files).toEqual(files.map((f) => ({ key: f.key.replace('staging/', 'published/'), size: f.bytes.length, etag: store.objects.get(f.key.replace('staging/', 'published/'))?.info.etag })));
     expect(success.newest).toEqual({ column: 'updated_at', value: expect.stringMatching(/^2026-11-29T23:/) });
     expect(deps.notifier.notices).toHaveLength(1);
-    expect(deps.notifier.notices[0]?.attributes).toEqual({ contract: 'orders', version: 'v1', owner: 'orders-platform', outcome: 'published', severity: 'info', partition: 'dt=2026-11-29' });
+    const decision = result.status === 'published' ? result.decision : undefined;
+    expect(deps.notifier.notices[0]?.attributes).toEqual({ contract: 'orders', version: 'v1', owner: 'orders-platform', outcome: 'published', severity: 'info', partition: 'dt=2026-11-29', drop: decision?.tag, attempt: decision?.attempt });
   });
 
   it('replaces an earlier publish of the partition (a backfill) and removes files the new drop no longer has', async () => {

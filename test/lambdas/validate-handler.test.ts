@@ -55,7 +55,11 @@ describe('the validate Lambda handler', () => {
     const publish = sns.published.at(-1)!;
     expect(publish.get('Action')).toBe('Publish');
     expect(publish.get('TopicArn')).toBe('arn:aws:sns:eu-west-1:123456789012:gate');
-    expect(publishAttributes(publish)).toEqual({ contract: 'orders', version: 'v1', owner: 'orders-platform', outcome: 'quarantined', severity: 'critical', partition: 'dt=2026-11-20' });
+    expect(publishAttributes(publish)).toEqual({
+      contract: 'orders', version: 'v1', owner: 'orders-platform', outcome: 'quarantined', severity: 'critical', partition: 'dt=2026-11-20',
+      drop: expect.stringMatching(/^[0-9a-f]{14}$/), attempt: expect.stringMatching(/^\d{8}T\d{6}Z-[0-9a-f]{8}$/),
+      notice_id: expect.stringMatching(/^_gate\/notices\/orders\/v1\/dt=2026-11-20\/[0-9a-f]{14}\.json$/),
+    });
   });
 
   it('takes a direct S3 event and an EventBridge event with a key that needs URL decoding', async () => {

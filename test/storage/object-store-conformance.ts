@@ -217,6 +217,34 @@ export function describeObjectStoreConformance(
       expect(await listKeys(store, 'copied/')).toEqual(s3Order(ODD_KEYS.map((key) => key.replace('odd/', 'copied/'))));
     });
 
+    it('reads a range pinned to the listed ETag, and refuses it once the object was replaced', async () => {
+      const { etag } = await store.put('pin/a.csv', 'first version');
+      expect(Buffer.from(await store.read('pin/a.csv', 0, 5, { ifMatch: etag })).toString()).toBe('first');
+      await store.put('pin/a.csv', 'second version');
+      await expect(store.read('pin/a.csv', 0, 5, { ifMatch: etag })).rejects.toMatchObject({ code: 'precondition_failed' });
+      await store.delete('pin/a.csv');
+      await expect(store.read('pin/a.csv', 0, 5, { ifMatch: etag })).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it('copies only the version a sourceIfMatch names, leaving the target untouched otherwise', async () => {
+      const { etag } = await store.put('pin/source.csv', 'validated bytes');
+      await store.put('pin/source.csv', 'bytes nobody validated');
+      await expect(store.copy('pin/source.csv', 'pin/target.csv', { sourceIfMatch: etag })).rejects.toMatchObject({ code: 'precondition_failed' });
+      expect(await store.head('pin/target.csv')).toBeUndefined();
+      const current = await store.head('pin/source.csv');
+      await store.copy('pin/source.csv', 'pin/target.csv', { sourceIfMatch: current!.etag });
+      expect(await text(store, 'pin/target.csv')).toBe('bytes nobody validated');
+    });
+
+    it('deletes with ifMatch only the version named, and keeps a newer one', async () => {
+      const { etag } = await store.put('pin/staged.csv', 'old');
+      await store.put('pin/staged.csv', 'new');
+      await expect(store.delete('pin/staged.csv', { ifMatch: etag })).rejects.toMatchObject({ code: 'precondition_failed' });
+      expect(await text(store, 'pin/staged.csv')).toBe('new');
+      await store.delete('pin/staged.csv', { ifMatch: md5Etag('new') });
+      expect(await store.head('pin/staged.csv')).toBeUndefined();
+    });
+
     it('lets exactly one of 16 concurrent ifNoneMatch creates of one key succeed', async () => {
       const bodies = Array.from({ length: 16 }, (_, i) => `writer ${i}`);
       const results = await Promise.allSettled(bodies.map((body) => store.put('race/_SUCCESS', body, { ifNoneMatch: '*' })));

@@ -18,7 +18,7 @@ let client: S3Client;
 // One emulator for the file: starting its child process per test would dominate the run.
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 's3-object-store-'));
-  emulator = await startS3Emulator({ dir, buckets: TEST_BUCKETS });
+  emulator = await startS3Emulator({ dir, buckets: [...TEST_BUCKETS, 'big-copies'] });
   client = createS3Client({ endpoint: emulator.endpoint });
 });
 
@@ -126,5 +126,28 @@ describe('the S3 object store requests', () => {
   it('reports a missing bucket as storage_failed rather than an absent object', async () => {
     const { client: fake } = scriptedClient(() => s3Error('NoSuchBucket', 404));
     await expect(s3ObjectStore({ client: fake, bucket: 'nope' }).read('k', 0, 1)).rejects.toMatchObject({ code: 'storage_failed' });
+  });
+});
+
+describe('the S3 object store copying a big object', () => {
+  const bucket = 'big-copies';
+  const parted = () => s3ObjectStore({ client, bucket, multipartCopyAbove: 1024, copyPartSize: 1000 });
+
+  it('copies in parts above the threshold, byte for byte, pinned to the listed version', async () => {
+    const store = parted();
+    const body = new Uint8Array(3_500).map((_, i) => (i * 31) % 251);
+    const { etag } = await store.put('big/source.bin', body);
+    const copied = await store.copy('big/source.bin', 'big/target.bin', { sourceIfMatch: etag, sourceSize: body.length });
+    expect(copied.etag).toMatch(/-4"$/);
+    expect(await store.read('big/target.bin', 0, body.length)).toEqual(body);
+    expect((await store.head('big/target.bin'))?.etag).toBe(copied.etag);
+  });
+
+  it('refuses a part copy of a replaced source and leaves no target behind', async () => {
+    const store = parted();
+    const { etag } = await store.put('big/changing.bin', new Uint8Array(2_500).fill(1));
+    await store.put('big/changing.bin', new Uint8Array(2_500).fill(2));
+    await expect(store.copy('big/changing.bin', 'big/never.bin', { sourceIfMatch: etag, sourceSize: 2_500 })).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect(await store.head('big/never.bin')).toBeUndefined();
   });
 });

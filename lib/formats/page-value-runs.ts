@@ -1,0 +1,108 @@
+import type { DecodedArray, ParquetType } from 'hyparquet';
+import type { ColumnDecoder } from 'hyparquet/src/types.js';
+import { convert } from 'hyparquet/src/convert.js';
+import { readPlain } from 'hyparquet/src/plain.js';
+import type { ByteWindow } from './byte-window.js';
+import { hashPlainValues } from './parquet-key-hashes.js';
+import { RleCursor } from './rle-cursor.js';
+import { UnreadableError } from './table-file.js';
+
+/**
+ * The stored (non-null) values of a data page, read from its value bytes a run at a time as they
+ * are taken: PLAIN values as they come, dictionary indices through an RleCursor and looked up.
+ * The bytes are a window (see byte-window.ts), whole or streamed: a run fills what it reads first.
+ */
+export type ValueRun = (count: number) => Promise<ArrayLike<unknown>>;
+
+/** The dictionary a page's indices point into, decoded, and (when asked for) its values' hashes. */
+export interface PageDictionary {
+  readonly values: DecodedArray;
+  hashes(): Float64Array;
+}
+
+const DICTIONARY_ENCODINGS = new Set(['PLAIN_DICTIONARY', 'RLE_DICTIONARY']);
+
+/** Whether values of this encoding are read here (the rest are decoded whole by hyparquet). */
+export function runsRead(encoding: string | undefined, decoder: ColumnDecoder, hashed: boolean): boolean {
+  if (encoding === 'PLAIN') return !hashed || decoder.type === 'BYTE_ARRAY';
+  return DICTIONARY_ENCODINGS.has(encoding ?? '') || (!hashed && encoding === 'RLE');
+}
+
+/** Values as the engine takes them; `runsRead` must hold for the encoding. */
+export function valueRun(window: ByteWindow, encoding: string | undefined, decoder: ColumnDecoder, dictionary: DecodedArray | undefined): ValueRun {
+  // Without its compressors: they hold the page's compressed bytes, which the run has no use for.
+  const converting: ColumnDecoder = { ...decoder, compressors: {} };
+  if (encoding !== 'PLAIN') return lookUp(window, dictionary, (count) => new Array<unknown>(count));
+  const { type, element } = converting;
+  // Values are read from a copy: readPlain makes views, and a streamed window reuses its bytes.
+  if (type === 'BYTE_ARRAY') return async (count) => convert(readPlain(await byteArrays(window, count, true), type, count, undefined), converting);
+  const size = type === 'FIXED_LEN_BYTE_ARRAY' ? (element.type_length ?? 0) : (PLAIN_BYTES[type] ?? 0);
+  return async (count) => convert(readPlain(await taken(window, count * size, true), type, count, element.type_length), converting);
+}
+
+/** Like valueRun, as key hashes (PLAIN byte arrays hashed from the bytes, without a string). */
+export function hashRun(window: ByteWindow, encoding: string | undefined, dictionary: PageDictionary | undefined): ValueRun {
+  if (encoding !== 'PLAIN') return lookUp(window, dictionary?.hashes(), (count) => new Float64Array(count));
+  return async (count) => {
+    // Hashed before the window moves on: no copy.
+    const reader = await byteArrays(window, count, false);
+    const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset, reader.view.byteLength);
+    return hashPlainValues(bytes, count);
+  };
+}
+
+/** Bytes a PLAIN value of a fixed-size type takes (booleans are bit-packed and not read here). */
+const PLAIN_BYTES: Partial<Record<ParquetType, number>> = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
+
+/** The next `length` bytes (a copy, or a view valid until the next fill) as hyparquet's reader; the window stands after them. */
+async function taken(window: ByteWindow, length: number, copy: boolean): Promise<{ view: DataView; offset: number }> {
+  if (window.end - window.at < length) await window.fill(length);
+  if (window.end - window.at < length) throw new UnreadableError(`a page ends ${length - (window.end - window.at)} bytes short of its values`);
+  const bytes = copy ? window.bytes.slice(window.at, window.at + length) : window.bytes.subarray(window.at, window.at + length);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  window.at += length;
+  return { view, offset: 0 };
+}
+
+/** The bytes of the next `count` PLAIN byte arrays (each a 4-byte length and its bytes), found by their lengths. */
+async function byteArrays(window: ByteWindow, count: number, copy: boolean): Promise<{ view: DataView; offset: number }> {
+  let span = 0;
+  for (let i = 0; i < count; i++) {
+    if (window.end - window.at < span + 4) await window.fill(span + 4);
+    if (window.end - window.at < span + 4) throw new UnreadableError(`a page ends inside the length of a value, ${span} bytes into a run`);
+    const { bytes } = window;
+    const at = window.at + span;
+    span += 4 + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
+    if (window.end - window.at < span) await window.fill(span);
+    if (window.end - window.at < span) throw new UnreadableError(`a value runs ${span - (window.end - window.at)} bytes past the end of its page`);
+  }
+  return taken(window, span, copy);
+}
+
+/** Dictionary indices (a bit width byte, then runs), read a run at a time and looked up. */
+function lookUp<T extends ArrayLike<unknown> & { [i: number]: unknown }>(window: ByteWindow, dictionary: ArrayLike<unknown> | undefined, make: (count: number) => T): ValueRun {
+  if (!dictionary) throw new UnreadableError('a dictionary-encoded page comes before any dictionary page');
+  let cursor: Promise<RleCursor | undefined> | undefined;
+  let indices = new Uint32Array(0);
+  return async (count) => {
+    if (indices.length < count) indices = new Uint32Array(count);
+    cursor ??= indexCursor(window);
+    const reading = await cursor;
+    // A width of 0 (or no bytes at all) means every index is 0.
+    if (reading) await reading.read(indices, 0, count);
+    else indices.fill(0, 0, count);
+    const out = make(count);
+    for (let i = 0; i < count; i++) {
+      const index = indices[i]!;
+      if (index >= dictionary.length) throw new UnreadableError(`dictionary index ${index} is past the dictionary's ${dictionary.length} entries`);
+      out[i] = dictionary[index];
+    }
+    return out;
+  };
+}
+
+async function indexCursor(window: ByteWindow): Promise<RleCursor | undefined> {
+  await window.fill(1);
+  const width = window.at < window.end ? window.bytes[window.at++]! : 0;
+  return width > 0 ? new RleCursor(window, width, 'dictionary indices') : undefined;
+}

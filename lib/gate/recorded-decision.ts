@@ -1,0 +1,54 @@
+import { GateError } from '../errors.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { parseDecision, type Decision } from './decision.js';
+
+/** A decision as stored under `_gate/decisions/`, with the ETag that a change of it must match. */
+export interface RecordedDecision {
+  readonly key: string;
+  readonly etag: string;
+  readonly decision: Decision;
+}
+
+export async function readRecorded(store: ObjectStore, key: string): Promise<RecordedDecision | undefined> {
+  const info = await store.head(key);
+  if (!info) return undefined;
+  const bytes = await store.read(key, 0, info.size, { ifMatch: info.etag }).catch((error: unknown) => {
+    if (error instanceof GateError && error.code === 'precondition_failed') return undefined;
+    throw error;
+  });
+  // Changed between the two calls: the newer record is what counts.
+  if (!bytes) return readRecorded(store, key);
+  const decision = parseDecision(new TextDecoder().decode(bytes));
+  if (!decision) throw new GateError('storage_failed', `${key} exists but cannot be read as a decision`);
+  return { key, etag: info.etag, decision };
+}
+
+/** The first record of a drop's decision: concurrent deciders converge on whichever landed first. */
+export async function createDecision(store: ObjectStore, key: string, decision: Decision): Promise<RecordedDecision> {
+  try {
+    const { etag } = await store.put(key, body(decision), { ifNoneMatch: '*', contentType: 'application/json' });
+    return { key, etag, decision };
+  } catch (error) {
+    if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
+    const theirs = await readRecorded(store, key);
+    if (!theirs) throw new GateError('storage_failed', `${key}: the decision was created and is gone`, { cause: error });
+    return theirs;
+  }
+}
+
+/** Replaces a record only if it is still the one read; otherwise the newer record wins. */
+export async function recordDecision(store: ObjectStore, next: RecordedDecision): Promise<RecordedDecision> {
+  try {
+    const { etag } = await store.put(next.key, body(next.decision), { ifMatch: next.etag, contentType: 'application/json' });
+    return { ...next, etag };
+  } catch (error) {
+    if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
+    const theirs = await readRecorded(store, next.key);
+    if (!theirs) throw new GateError('storage_failed', `${next.key}: the decision record is gone`, { cause: error });
+    return theirs;
+  }
+}
+
+function body(decision: Decision): string {
+  return `${JSON.stringify(decision, null, 2)}\n`;
+}
