@@ -2,11 +2,16 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { checkContractFiles, isContractFileName } from '../compat/check-contract-files.js';
+import { checkContractFiles, isContractFileName, type FileVerdict } from '../compat/check-contract-files.js';
 import { formatCheckText } from '../compat/format-check.js';
+import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import { GateError } from '../errors.js';
+import { compatAnnotations } from '../report/compat-annotations.js';
+import { compatJunit } from '../report/compat-junit.js';
+import { formatAnnotations } from '../report/github-annotations.js';
 import { EXIT, type CliIo } from './cli-io.js';
-import { CHECK_COMPAT_USAGE } from './usage.js';
+import { loadOptionsFrom } from './load-options.js';
+import { CHECK_COMPAT_USAGE, COMMAND_HELP } from './usage.js';
 
 const run = promisify(execFile);
 
@@ -18,10 +23,26 @@ interface Base {
   readonly description: string;
 }
 
+const FORMATS = ['text', 'junit', 'github'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** What every output format is made from. */
+interface CompatRun {
+  readonly dir: string;
+  readonly title: string;
+  readonly verdicts: readonly FileVerdict[];
+  readonly head: ReadonlyMap<string, string>;
+  readonly options: LoadOptions;
+  readonly git: Git;
+}
+
 /** `check-compat`: judges every contract file in `dir` that differs from a git base. */
 export async function checkCompatCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { base: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP['check-compat'].options });
   if (positionals.length > 1) throw new GateError('bad_arguments', `name at most one contract directory\nusage: ${CHECK_COMPAT_USAGE}`);
+  const format = FORMATS.find((f) => f === values.format);
+  if (!format) throw new GateError('bad_arguments', `--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`);
+  const options = loadOptionsFrom(values);
   const dir = positionals[0] ?? 'contracts';
   await requireDirectory(dir);
   const git = gitIn(dir);
@@ -30,9 +51,23 @@ export async function checkCompatCommand(args: string[], io: CliIo): Promise<num
   }
   const base = await resolveBase(git, values.base);
   const [baseFiles, headFiles] = await Promise.all([readBaseFiles(git, base.commit), readHeadFiles(dir)]);
-  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles });
-  io.stdout(formatCheckText(verdicts, `check-compat ${dir} against ${base.description}`));
+  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles, options });
+  const title = `check-compat ${dir} against ${base.description}`;
+  io.stdout(await formatRun({ dir, title, verdicts, head: headFiles, options, git }, format));
   return verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.violated;
+}
+
+async function formatRun(run: CompatRun, format: Format): Promise<string> {
+  if (format === 'text') return formatCheckText(run.verdicts, run.title);
+  if (format === 'junit') return compatJunit(run.verdicts, run.dir, run.title);
+  // Annotations name files from the repository root, as the pull request shows them.
+  const prefix = (await must(run.git, ['rev-parse', '--show-prefix'])).trim();
+  return formatAnnotations(run.verdicts.flatMap((verdict) => {
+    const text = run.head.get(verdict.file);
+    const path = `${prefix}${verdict.file}`;
+    const problems = text === undefined ? [] : parseContract(text, path, run.options).problems;
+    return compatAnnotations({ verdict, path, problems, ...(text === undefined ? {} : { text }) });
+  }));
 }
 
 async function requireDirectory(dir: string): Promise<void> {

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { formatTextReport } from '../report/text-report.js';
 import { EXIT, type CliIo } from './cli-io.js';
+import { COMMAND_HELP } from './usage.js';
 import { runValidation } from './validate-command.js';
 
 /** The examples hold orders of 2026-11-29; the demo checks them as the gate would have next morning. */
@@ -13,7 +15,9 @@ const EXAMPLES = [
 ];
 
 /** `demo`: validates the shipped partitions (good, good as DuckDB wrote it, bad) and prints each verdict. */
-export async function demoCommand(_args: string[], io: CliIo): Promise<number> {
+export async function demoCommand(args: string[], io: CliIo): Promise<number> {
+  // It takes nothing; parsing still refuses a stray option instead of ignoring it.
+  parseArgs({ args, options: COMMAND_HELP.demo.options });
   const root = fileURLToPath(new URL('../../', import.meta.url).href.replace(/dist\/$/, ''));
   const contract = `${root}contracts/orders.v1.yaml`;
   io.stdout(`contract-gate demo: validating ${EXAMPLES.length} partitions against contracts/orders.v1.yaml as of ${DEMO_NOW}\n`);

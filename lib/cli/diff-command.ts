@@ -6,11 +6,11 @@ import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { loadContractFile } from './contract-file.js';
-import { DIFF_USAGE } from './usage.js';
+import { COMMAND_HELP, DIFF_USAGE } from './usage.js';
 
 /** `diff`: classifies the changes between two contract versions and judges the declared bump. */
 export async function diffCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP.diff.options });
   const [oldPath, newPath, ...rest] = positionals;
   if (oldPath === undefined || newPath === undefined || rest.length > 0) throw new GateError('bad_arguments', `name exactly two contract files, the old version first\nusage: ${DIFF_USAGE}`);
   const format = values.format;

@@ -5,11 +5,11 @@ import { isS3Location } from '../export/published-table.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
-import { EXPORT_USAGE } from './usage.js';
+import { COMMAND_HELP, EXPORT_USAGE } from './usage.js';
 
 /** `export`: writes the contract in another format, to stdout or `--out`. */
 export async function exportCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { to: { type: 'string' }, out: { type: 'string' }, location: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP.export.options });
   const [path] = positionals;
   if (!path || positionals.length > 1) throw new GateError('bad_arguments', `name one contract file\nusage: ${EXPORT_USAGE}`);
   const target = readTarget(values.to);

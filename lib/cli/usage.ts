@@ -1,12 +1,192 @@
 /**
- * The usage line of each command, kept apart from the command modules so run-cli can print its
- * help without loading them (each command is imported only when it runs).
+ * Every command's help in one table: usage line, description, operands, options, exit codes.
+ * Kept apart from the command modules so `<command> --help` prints without loading them (each
+ * command is imported only when it runs). A command passes its `options` entry straight to
+ * parseArgs, so what it accepts and what its help lists are one list; parseArgs ignores the
+ * extra `help`, `value` and `defaultText` keys.
  */
-export const VALIDATE_USAGE = 'contract-gate validate --contract <file> <path>... [--format text|json] [--now <ISO-8601>] [--workers N]';
-export const SERVE_USAGE = 'contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo]';
-export const DROP_USAGE = 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>]';
-export const PROBE_USAGE = 'contract-gate probe [--now <ISO-8601>] [--format text|json] [--contracts ./contracts] [--bucket lake] [--endpoint <url> | --dir <local lake>] [--topic-arn <arn> | --notifications <file>]';
-export const DIFF_USAGE = 'contract-gate diff <old contract> <new contract> [--format text|json]';
-export const CHECK_COMPAT_USAGE = 'contract-gate check-compat [--base <git-ref>] [<dir>]';
-/** The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters. */
-export const EXPORT_USAGE = 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/]';
+export interface OptionHelp {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  readonly short?: string;
+  readonly default?: string | boolean;
+  /** The value's placeholder in help, e.g. `<file>` or `text|json`. */
+  readonly value?: string;
+  readonly help: string;
+  /** The default as help states it, when it is worked out at run time rather than by parseArgs. */
+  readonly defaultText?: string;
+}
+
+export interface CommandHelp {
+  readonly usage: string;
+  readonly summary: string;
+  /** Positional operands and what they are. */
+  readonly operands: readonly (readonly [string, string])[];
+  readonly options: Readonly<Record<string, OptionHelp>>;
+  readonly exits: readonly (readonly [number, string])[];
+}
+
+const NOW = { type: 'string', value: '<ISO-8601>', help: 'pin the check time, e.g. 2026-11-30T06:00:00Z, so a run repeats exactly', defaultText: 'the wall clock' } as const;
+const CONTRACTS_DIR = { type: 'string', default: './contracts', value: '<dir>', help: 'the directory of contract files' } as const;
+const BUCKET = { type: 'string', default: 'lake', value: '<name>', help: 'the lake bucket' } as const;
+const ENDPOINT = { type: 'string', value: '<url>', help: 'an S3-compatible endpoint, e.g. the one `serve` prints', defaultText: 'AWS S3' } as const;
+/** For ODCS contracts, which may not say whom to page or the file format. */
+const ODCS_DEFAULTS = {
+  'default-notify': { type: 'string', value: '<email,...>', help: 'whom to page when an ODCS contract names no one; without it, that is an error', defaultText: 'none' },
+  'default-format': { type: 'string', value: 'parquet|csv|jsonl', help: 'the data format when an ODCS contract names none; without it, that is an error', defaultText: 'none' },
+} as const;
+const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or invalid contract, a missing path';
+
+export const COMMAND_HELP = {
+  validate: {
+    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit] [--now <ISO-8601>] [--workers N]',
+    summary: 'check a partition (files or directories) against a contract',
+    operands: [['<path>...', 'data files, or directories whose files (not _* or .*) make up the partition']],
+    options: {
+      contract: { type: 'string', value: '<file>', help: 'the contract to check against (required)' },
+      format: { type: 'string', default: 'text', value: 'text|json|junit', help: 'the report: for a log, the JSON report, or JUnit XML for a CI test view' },
+      now: NOW,
+      workers: { type: 'string', value: 'N', help: 'worker threads; 0 or 1 checks in this thread', defaultText: 'one per CPU from 512 MB of data, else one' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'the contract holds'], [1, 'the contract is violated'], [2, CANNOT_RUN]],
+  },
+  lint: {
+    usage: 'contract-gate lint <contract>... [--format text|github]',
+    summary: 'check contract files alone and list every problem with file:line:column',
+    operands: [['<contract>...', 'contract files, native or ODCS v3']],
+    options: {
+      format: { type: 'string', default: 'text', value: 'text|github', help: 'problems as lines, or as GitHub Actions ::error/::warning annotations' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'every contract loads (warnings allowed)'], [2, 'a contract has errors or cannot be read']],
+  },
+  serve: {
+    usage: 'contract-gate serve [--port 4566] [--dir ./.lake] [--contracts ./contracts] [--bucket lake] [--demo] [--now <ISO-8601>]',
+    summary: 'run the whole gate locally: an S3-compatible endpoint whose _READY markers run the gate',
+    operands: [],
+    options: {
+      port: { type: 'string', default: '4566', value: '<port>', help: 'the port on 127.0.0.1 (0: any free port)' },
+      dir: { type: 'string', default: './.lake', value: '<dir>', help: 'where the lake, its reports and notifications are kept' },
+      contracts: CONTRACTS_DIR,
+      bucket: BUCKET,
+      demo: { type: 'boolean', default: false, help: 'first drop the shipped good and bad example partitions and show what the gate did' },
+      now: { ...NOW, help: "pin the gate's clock, e.g. 2026-11-30T06:00:00Z" },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'stopped with Ctrl-C or SIGTERM'], [2, 'cannot start: a bad port, an unwritable --dir']],
+  },
+  drop: {
+    usage: 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>] [--no-wait] [--timeout 15m] [--format text|json]',
+    summary: "upload a partition's data files, then its _READY manifest (what a producer job calls)",
+    operands: [['<local dir>', 'the partition directory, named after its partition, e.g. .../dt=2026-11-30']],
+    options: {
+      contract: { type: 'string', value: '<file>', help: 'the contract of the dataset (required)' },
+      to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the bucket; a prefix overrides the layout's staging prefix (required)" },
+      endpoint: ENDPOINT,
+      wait: { type: 'boolean', help: "wait for the gate's decision", defaultText: 'wait' },
+      'no-wait': { type: 'boolean', help: 'return once the _READY manifest is uploaded' },
+      timeout: { type: 'string', default: '15m', value: '<duration>', help: 'how long to wait for the decision, e.g. 90s, 15m, 1h' },
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'the outcome as a line or as JSON' },
+    },
+    exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input or an upload error'], [3, 'no decision within the timeout']],
+  },
+  probe: {
+    usage: 'contract-gate probe [--now <ISO-8601>] [--format text|json] [--contracts ./contracts] [--bucket lake] [--dir ./.lake | --endpoint <url> | --aws] [--topic-arn <arn> | --notifications <file>] [--dry-run]',
+    summary: 'run the clock SLA probe once: list the due partitions and their state',
+    operands: [],
+    options: {
+      now: NOW,
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'the probe report as lines or as JSON' },
+      contracts: CONTRACTS_DIR,
+      bucket: { type: 'string', value: '<name>', help: 'the lake bucket', defaultText: 'lake' },
+      dir: { type: 'string', value: '<dir>', help: 'the lake `serve --dir` keeps, through the running serve or on its files', defaultText: './.lake' },
+      endpoint: { type: 'string', value: '<url>', help: 'probe the lake at this S3-compatible endpoint instead' },
+      aws: { type: 'boolean', default: false, help: 'probe the lake bucket on AWS S3 instead' },
+      'topic-arn': { type: 'string', value: '<arn>', help: 'page through this SNS topic', defaultText: 'the --notifications file' },
+      notifications: { type: 'string', value: '<file>', help: 'append pages to this JSON Lines file', defaultText: '<dir>/notifications.jsonl' },
+      'dry-run': { type: 'boolean', default: false, help: 'print what it would page, send nothing' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'no due partition is missed'], [1, 'a due partition is missed'], [2, 'the probe cannot run']],
+  },
+  diff: {
+    usage: 'contract-gate diff <old contract> <new contract> [--format text|json]',
+    summary: 'classify the changes between two versions and judge the version bump',
+    operands: [['<old contract> <new contract>', 'two versions of one contract, the old one first']],
+    options: {
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'the changes as lines or as JSON' },
+    },
+    exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, CANNOT_RUN]],
+  },
+  'check-compat': {
+    usage: 'contract-gate check-compat [--base <git-ref>] [--format text|junit|github] [<dir>]',
+    summary: 'judge every contract file changed since a git base (what CI runs)',
+    operands: [['<dir>', 'the contract directory, inside a git work tree (default: contracts)']],
+    options: {
+      base: { type: 'string', value: '<git-ref>', help: 'compare with the merge-base of HEAD and this ref', defaultText: 'origin/main or main, else HEAD~1' },
+      format: { type: 'string', default: 'text', value: 'text|junit|github', help: 'verdicts as lines, JUnit XML, or GitHub Actions annotations' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'every changed contract passes'], [1, 'a changed contract fails'], [2, 'cannot run: not a git work tree, an unknown --base']],
+  },
+  export: {
+    // The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters.
+    usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/]',
+    summary: 'write the contract as ODCS v3.1 YAML, a JSON Schema for one row, a dbt schema.yml, or Athena DDL',
+    operands: [['<contract>', 'the contract file']],
+    options: {
+      to: { type: 'string', value: 'odcs|jsonschema|dbt|sql', help: 'the format to write (required)' },
+      out: { type: 'string', value: '<file>', help: 'write to this file', defaultText: 'stdout' },
+      location: { type: 'string', value: 's3://<bucket>/<prefix>/', help: "the published table's location, for --to odcs and sql" },
+    },
+    exits: [[0, 'written'], [2, 'cannot export: bad arguments, an invalid contract, an unwritable --out']],
+  },
+  demo: {
+    usage: 'contract-gate demo',
+    summary: 'validate the good and the bad example partitions shipped in contracts/examples',
+    operands: [],
+    options: {},
+    exits: [[0, 'every example was validated, whatever its verdict'], [2, 'the examples cannot be read']],
+  },
+  infer: {
+    usage: 'contract-gate infer <partition>... [--name <dataset>] [--major N] [--enum-max N] [--out <dir>]',
+    summary: 'propose a contract from sample partitions',
+    operands: [['<partition>...', 'partition directories or data files to learn from']],
+    options: {
+      name: { type: 'string', value: '<dataset>', help: 'the dataset name', defaultText: "from the partitions' path" },
+      major: { type: 'string', value: 'N', help: 'the major version of the proposed contract', defaultText: '1' },
+      'enum-max': { type: 'string', value: 'N', help: 'a string column with at most N distinct values is proposed as an enum', defaultText: '20 (and at least 10 values per distinct one)' },
+      out: { type: 'string', value: '<dir>', help: 'write <name>.v<major>.yaml into this directory', defaultText: 'stdout' },
+    },
+    exits: [[0, 'written'], [2, 'the partitions cannot be read']],
+  },
+  import: {
+    usage: 'contract-gate import [--from auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post] <file> [--model <name>] [--out <dir>]',
+    summary: 'convert another contract format to a native contract',
+    operands: [['<file>', 'the document to convert']],
+    options: {
+      from: { type: 'string', default: 'auto', value: 'auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post', help: 'the format of <file>; auto tells it from the content' },
+      model: { type: 'string', value: '<name>', help: 'the model to convert, when the file holds several (dbt)' },
+      out: { type: 'string', value: '<dir>', help: 'write <name>.v<major>.yaml into this directory, never over a file', defaultText: 'stdout' },
+      'default-notify': { type: 'string', value: '<email,...>', help: 'whom to page, when the source names no one', defaultText: 'a TODO placeholder' },
+      'default-format': { type: 'string', value: 'parquet|csv|jsonl', help: 'the data format, when the source names none', defaultText: 'parquet, with a TODO' },
+    },
+    exits: [[0, 'written; what did not carry over is warned about on stderr'], [2, 'cannot convert']],
+  },
+} as const satisfies Record<string, CommandHelp>;
+
+export type CommandName = keyof typeof COMMAND_HELP;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMAND_HELP, name);
+}
+
+export const VALIDATE_USAGE = COMMAND_HELP.validate.usage;
+export const SERVE_USAGE = COMMAND_HELP.serve.usage;
+export const DROP_USAGE = COMMAND_HELP.drop.usage;
+export const PROBE_USAGE = COMMAND_HELP.probe.usage;
+export const DIFF_USAGE = COMMAND_HELP.diff.usage;
+export const CHECK_COMPAT_USAGE = COMMAND_HELP['check-compat'].usage;
+export const EXPORT_USAGE = COMMAND_HELP.export.usage;
+export const LINT_USAGE = COMMAND_HELP.lint.usage;

@@ -1,4 +1,4 @@
-import { parseContract } from '../contract/load-contract.js';
+import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import type { ContractDiff } from './contract-diff.js';
@@ -11,6 +11,8 @@ export interface ContractFiles {
   readonly dir: string;
   readonly base: ReadonlyMap<string, string>;
   readonly head: ReadonlyMap<string, string>;
+  /** Defaults for what a contract leaves out (`--default-notify`), applied to both sides alike. */
+  readonly options?: LoadOptions;
 }
 
 export interface FileVerdict {
@@ -48,7 +50,7 @@ function deletedVerdict(file: string): FileVerdict {
 }
 
 function addedVerdict(files: ContractFiles, file: string, text: string): FileVerdict {
-  const loaded = load(files.dir, file, text);
+  const loaded = load(files, file, text);
   if (!loaded.contract) return { file, state: 'added', ok: false, reason: 'a new contract that does not load', problems: loaded.problems };
   const verdict: FileVerdict = { file, state: 'added', ok: true, reason: `a new contract, ${loaded.contract.name} ${loaded.contract.version.text}, that loads`, problems: loaded.problems };
   const previous = previousMajor(files, loaded.contract, file);
@@ -62,17 +64,17 @@ function previousMajor(files: ContractFiles, contract: Contract, file: string): 
   if (major < 2) return undefined;
   for (const name of [`${contract.name}.v${major - 1}.yaml`, `${contract.name}.v${major - 1}.yml`]) {
     const text = files.head.get(name) ?? files.base.get(name);
-    const previous = text === undefined ? undefined : load(files.dir, name, text).contract;
+    const previous = text === undefined ? undefined : load(files, name, text).contract;
     if (previous) return { file: name, contract: previous };
   }
   return undefined;
 }
 
 function modifiedVerdict(files: ContractFiles, file: string, before: string, now: string): FileVerdict {
-  const loaded = load(files.dir, file, now);
+  const loaded = load(files, file, now);
   const base = { file, state: 'modified' as const, problems: loaded.problems };
   if (!loaded.contract) return { ...base, ok: false, reason: 'the edited contract does not load' };
-  const old = load(files.dir, file, before).contract;
+  const old = load(files, file, before).contract;
   if (!old) return { ...base, ok: true, reason: 'loads; its base version did not load, so there is nothing to diff against' };
   const next = loaded.contract;
   if (old.name !== next.name) return { ...base, ok: false, reason: `the dataset name changed from "${old.name}" to "${next.name}": a new dataset is a new file, and the old one is retired` };
@@ -100,7 +102,7 @@ function suggestVersion(next: Contract, bump: ContractDiff['required_bump']): st
   return bump === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
 }
 
-function load(dir: string, file: string, text: string): { contract?: Contract; problems: string[] } {
-  const { contract, problems } = parseContract(text, `${dir}/${file}`);
+function load(files: ContractFiles, file: string, text: string): { contract?: Contract; problems: string[] } {
+  const { contract, problems } = parseContract(text, `${files.dir}/${file}`, files.options);
   return { contract, problems: problems.map(formatProblem) };
 }

@@ -1,4 +1,6 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { reportDefaultUsed, type ContractDefaults, type LoadOptions } from './contract-defaults.js';
+import { foreignKeyHint, foreignKeyHints } from './foreign-keys.js';
 import type { ColumnSpec, Contract, ContractSchema, SemVer } from './model.js';
 import type { ContractProblem } from './problems.js';
 import { readColumn } from './read-column.js';
@@ -22,15 +24,15 @@ export interface LoadResult {
 }
 
 /** Reads a contract in this project's own format from a parsed document (see load-contract.ts). */
-export function readNativeContract(reader: YamlReader): LoadResult {
+export function readNativeContract(reader: YamlReader, options: LoadOptions = {}): LoadResult {
   // An empty document has no root but no YAML error either: readContract reports it.
-  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root);
+  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root, options.defaults ?? {});
   const problems = [...reader.problems].sort((a, b) => a.line - b.line || a.column - b.column);
   return reader.hasErrors || !contract ? { problems } : { contract, problems };
 }
 
-function readContract(reader: YamlReader, root: Node | null): Contract | undefined {
-  const entries = reader.map(root, '', CONTRACT_KEYS);
+function readContract(reader: YamlReader, root: Node | null, defaults: ContractDefaults): Contract | undefined {
+  const entries = reader.map(root, '', CONTRACT_KEYS, foreignKeyHint);
   if (!entries) return undefined;
   const get = (key: string, required = false) => reader.field(entries, root, '', key, required);
   const name = opt(get('name', true), (n) => readName(reader, n));
@@ -40,9 +42,9 @@ function readContract(reader: YamlReader, root: Node | null): Contract | undefin
   if (status === 'deprecated' && sunset === undefined && !entries.has('sunset')) {
     reader.report('sunset_required', 'sunset', entries.get('status')?.value, 'a deprecated version needs a "sunset" date (YYYY-MM-DD) after which it is retired');
   }
-  const owner = opt(get('owner', true), (n) => readOwner(reader, n));
+  const owner = opt(get('owner', true), (n) => readOwner(reader, n, defaults));
   const description = opt(get('description'), (n) => reader.string(n, 'description'));
-  const produces = opt(get('produces', true), (n) => readProduces(reader, n));
+  const produces = opt(get('produces', true), (n) => readProduces(reader, n, defaults));
   const schemaRead = opt(get('schema', true), (n) => readSchema(reader, n));
   const schema = schemaRead?.schema;
   const sla = opt(get('sla'), (n) => readSla(reader, n));
@@ -82,22 +84,30 @@ export function readDate(reader: YamlReader, node: Node | null, path: string): s
   return undefined;
 }
 
-function readOwner(reader: YamlReader, node: Node | null): Contract['owner'] | undefined {
+function readOwner(reader: YamlReader, node: Node | null, defaults: ContractDefaults): Contract['owner'] | undefined {
   const entries = reader.map(node, 'owner', ['team', 'notify']);
   if (!entries) return undefined;
   const team = opt(reader.field(entries, node, 'owner', 'team', true), (n) => reader.string(n, 'owner.team'));
+  if (!entries.has('notify') && defaults.notify?.length) {
+    reportDefaultUsed(reader, 'owner.notify', node, `[${defaults.notify.join(', ')}]`, 'the owner lists no addresses to page');
+    return team ? { team, notify: [...defaults.notify] } : undefined;
+  }
   const notifyNode = reader.field(entries, node, 'owner', 'notify', true);
   const notify = opt(notifyNode, (n) => reader.stringList(n, 'owner.notify'));
   if (notify?.length === 0) reader.report('invalid_value', 'owner.notify', notifyNode, 'expected at least one address to page');
   return team && notify?.length ? { team, notify } : undefined;
 }
 
-function readProduces(reader: YamlReader, node: Node | null): Contract['produces'] | undefined {
+function readProduces(reader: YamlReader, node: Node | null, defaults: ContractDefaults): Contract['produces'] | undefined {
   const entries = reader.map(node, 'produces', ['format', 'partition']);
   if (!entries) return undefined;
-  const format = opt(reader.field(entries, node, 'produces', 'format', true), (n) => reader.oneOf(n, 'produces.format', ['parquet', 'csv', 'jsonl'] as const));
+  const defaultFormat = entries.has('format') ? undefined : defaults.format;
+  if (defaultFormat) reportDefaultUsed(reader, 'produces.format', node, defaultFormat, 'produces names no format');
+  const format = defaultFormat ?? opt(reader.field(entries, node, 'produces', 'format', true), (n) => reader.oneOf(n, 'produces.format', ['parquet', 'csv', 'jsonl'] as const));
   const partitionNode = reader.field(entries, node, 'produces', 'partition');
-  const partition = opt(partitionNode, (n) => reader.string(n, 'produces.partition')) ?? 'dt={ds}';
+  const defaultPartition = partitionNode === undefined ? defaults.partition : undefined;
+  if (defaultPartition) reportDefaultUsed(reader, 'produces.partition', node, `"${defaultPartition}"`, 'produces names no partition template');
+  const partition = opt(partitionNode, (n) => reader.string(n, 'produces.partition')) ?? defaultPartition ?? 'dt={ds}';
   const templateProblem = checkPartitionTemplate(partition);
   if (templateProblem) reader.report('invalid_value', 'produces.partition', partitionNode, templateProblem);
   return format && !templateProblem ? { format, partition } : undefined;
@@ -105,7 +115,7 @@ function readProduces(reader: YamlReader, node: Node | null): Contract['produces
 
 /** `declared` holds every column name written down, also of columns with other mistakes. */
 function readSchema(reader: YamlReader, node: Node | null): { schema: ContractSchema | undefined; declared: Set<string> } | undefined {
-  const entries = reader.map(node, 'schema', ['grain', 'extra_columns', 'columns']);
+  const entries = reader.map(node, 'schema', ['grain', 'extra_columns', 'columns'], foreignKeyHints('schema'));
   if (!entries) return undefined;
   const columnsNode = reader.field(entries, node, 'schema', 'columns', true);
   const items = opt(columnsNode, (n) => reader.items(n, 'schema.columns'));

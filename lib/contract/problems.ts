@@ -19,7 +19,14 @@ export type ProblemCode =
   | 'duplicate_column'
   | 'freshness_column_missing'
   | 'sunset_required'
-  | 'name_mismatch';
+  | 'name_mismatch'
+  /** A setting the contract leaves out, taken from the caller's ContractDefaults (a warning). */
+  | 'default_used'
+  /** Import: a source the importer cannot turn into a contract, or a rule the gate cannot carry. */
+  | 'not_convertible'
+  | 'not_enforced'
+  /** Import: a value the source does not give, written as a placeholder to fill in. */
+  | 'placeholder';
 
 export interface ContractProblem {
   readonly code: ProblemCode;

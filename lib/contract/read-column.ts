@@ -1,4 +1,5 @@
 import type { Node } from 'yaml';
+import { foreignKeyHints } from './foreign-keys.js';
 import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
 import type { ColumnSpec } from './model.js';
 import { contractPatternBudget, patternProblem, type PatternBudget } from './pattern-matcher.js';
@@ -10,9 +11,11 @@ export const COLUMN_KEYS = [
   'min_length', 'max_length', 'unique', 'not_in_future', 'default', 'description',
 ] as const;
 
+const FOREIGN = foreignKeyHints('column');
+
 /** Reads one entry of `schema.columns`; cross-column rules are checked by the caller. */
 export function readColumn(reader: YamlReader, node: Node | null, path: string): ColumnSpec | undefined {
-  const entries = reader.map(node, path, COLUMN_KEYS);
+  const entries = reader.map(node, path, COLUMN_KEYS, FOREIGN);
   if (!entries) return undefined;
   const get = (key: string, required = false) => reader.field(entries, node, path, key, required);
   const name = readOptional(get('name', true), (n) => reader.string(n, `${path}.name`));

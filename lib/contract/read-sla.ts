@@ -1,5 +1,6 @@
 import type { Node } from 'yaml';
 import type { Sla } from './model.js';
+import { foreignKeyHints } from './foreign-keys.js';
 import { readCalendar } from './read-sla-calendar.js';
 import type { YamlReader } from './yaml-reader.js';
 
@@ -9,7 +10,7 @@ const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** Reads `sla`; whether `freshness_column` names a temporal column is checked with the schema. */
 export function readSla(reader: YamlReader, node: Node | null): Sla | undefined {
-  const entries = reader.map(node, 'sla', SLA_KEYS);
+  const entries = reader.map(node, 'sla', SLA_KEYS, foreignKeyHints('sla'));
   if (!entries) return undefined;
   const get = (key: string) => reader.field(entries, node, 'sla', key, false);
   const read = <T>(key: string, fn: (n: Node | null, path: string) => T | undefined): T | undefined => {

@@ -13,6 +13,9 @@ export const MAX_YAML_ERRORS = 50;
 
 export type Entries = Map<string, { key: Node; value: Node | null }>;
 
+/** Says how to write a key of another contract format natively, or nothing for a plain unknown key. */
+export type ForeignKeyHint = (key: string, value: Node | null) => string | undefined;
+
 /**
  * Reads a YAML document node by node, recording a positioned problem for every surprise and
  * returning undefined for the value in question, so the caller can go on and find the next one.
@@ -84,8 +87,11 @@ export class YamlReader {
     return node ?? null;
   }
 
-  /** A mapping with known keys: unknown ones are reported with a suggestion. */
-  map(node: Node | null, path: string, known: readonly string[]): Entries | undefined {
+  /**
+   * A mapping with known keys: unknown ones are reported with a suggestion — from `foreign` first,
+   * which knows the keys other contract formats use for the same rule (`nullable: false`).
+   */
+  map(node: Node | null, path: string, known: readonly string[], foreign?: ForeignKeyHint): Entries | undefined {
     const resolved = this.resolve(node);
     if (!resolved || !isMap(resolved)) {
       this.report('wrong_type', path, resolved, `expected a mapping${path ? '' : ' at the top of the file'}, found ${describeNode(resolved)}`);
@@ -101,9 +107,10 @@ export class YamlReader {
       }
       if (!known.includes(key)) {
         const hint = didYouMean(key, known);
-        const expected = /^\s*\d+\s*\)$/.test(key)
+        const mapped = foreign?.(key, this.resolve(pair.value as Node | null));
+        const expected = mapped ?? (/^\s*\d+\s*\)$/.test(key)
           ? 'it looks like the rest of a decimal(p,s) type that a { } mapping split at the comma: quote the type, e.g. type: "decimal(12,2)"'
-          : hint ? `did you mean "${hint}"?` : `expected one of: ${known.join(', ')}`;
+          : hint ? `did you mean "${hint}"?` : `expected one of: ${known.join(', ')}`);
         this.report('unknown_key', join(path, key), keyNode, `unknown key "${key}"; ${expected}`);
         continue;
       }

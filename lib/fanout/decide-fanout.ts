@@ -1,7 +1,7 @@
 import { checkedDecision } from '../gate/decide.js';
 import type { Decision } from '../gate/decision.js';
 import { markerKey } from '../gate/gate-layout.js';
-import { settleDrop } from '../gate/process-marker.js';
+import { MARKER_STATUS, settleDrop, type MarkerStatus } from '../gate/process-marker.js';
 import { dropTag, readDrop, type Drop } from '../gate/read-drop.js';
 import type { Notifier } from '../notify/notifier.js';
 import { objectFile } from '../storage/object-file.js';
@@ -13,7 +13,7 @@ import { mergeFanout } from './merge-fanout.js';
 import type { ShardResult } from './reduce-shard.js';
 
 export type FanoutOutcome =
-  | { readonly status: 'published' | 'quarantined'; readonly decision: Decision }
+  | { readonly status: MarkerStatus; readonly decision: Decision }
   | { readonly status: 'nothing_to_do'; readonly reason: string };
 
 /** Results are read this many at a time: a big partition has thousands. */
@@ -30,7 +30,7 @@ export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notif
     return drop && decideChecked(deps, run, drop);
   });
   if (!decision) return { status: 'nothing_to_do', reason: 'the marker is gone or was replaced: a newer drop has a run of its own' };
-  return { status: decision.outcome === 'publish' ? 'published' : 'quarantined', decision };
+  return { status: MARKER_STATUS[decision.outcome], decision };
 }
 
 async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Promise<Decision> {

@@ -1,8 +1,8 @@
 import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
-import { readWhole, type ObjectStore } from '../storage/object-store.js';
+import { readWhole, type ObjectInfo, type ObjectStore } from '../storage/object-store.js';
 import type { ChangedFile, Decision } from './decision.js';
-import { markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
+import { datasetPath, markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
 import { changedFiles, copyPinned, deletePinned, isChangeError } from './pinned-copy.js';
@@ -41,7 +41,7 @@ async function moveFiles(deps: CarryOutDeps, recorded: RecordedDecision): Promis
   const { decision } = recorded;
   if (decision.outcome === 'duplicate') return recorded;
   if (decision.outcome === 'superseded') {
-    await undoQuarantine(deps, decision);
+    await undoCopies(deps, decision);
     return recorded;
   }
   const changed = decision.outcome === 'publish' ? await publish(deps, decision) : await quarantine(deps, decision);
@@ -50,7 +50,7 @@ async function moveFiles(deps: CarryOutDeps, recorded: RecordedDecision): Promis
     return recorded;
   }
   const superseded = await recordDecision(deps.store, { ...recorded, decision: supersededDecision(decision, changed) });
-  await undoQuarantine(deps, superseded.decision);
+  await undoCopies(deps, superseded.decision);
   return superseded;
 }
 
@@ -73,7 +73,7 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
     published.push({ key, size: file.size, etag: copied.etag });
   }
   await createOnce(store, successKey, successManifest(decision, published), decision.attempt);
-  await removeLeftovers(store, prefix, new Set([successKey, ...published.map((p) => p.key)]));
+  await setAsideLeftovers(store, prefix, replacedPrefix(layout, decision), new Set([successKey, ...published.map((p) => p.key)]));
   return [];
 }
 
@@ -84,25 +84,37 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<Chang
     const copied = await copyPinned(store, file, `${prefix}${file.relative}`, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
   }
-  const marker = decision.report.source.marker;
-  // The marker is kept beside the files it completed; a newer marker belongs to a newer drop.
-  await store.copy(marker.key, `${prefix}${layout.marker}`, { sourceIfMatch: marker.etag }).catch((error: unknown) => {
-    if (!isChangeError(error)) throw error;
-  });
+  await keepMarker(store, decision, `${prefix}${layout.marker}`);
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(quarantinedReport(decision, layout), null, 2)}\n`, decision.attempt);
   return [];
 }
 
+/** The marker is kept beside the files it completed: copied, or written from its text once a newer marker replaced it. */
+async function keepMarker(store: ObjectStore, decision: Decision, target: string): Promise<void> {
+  const marker = decision.report.source.marker;
+  try {
+    await store.copy(marker.key, target, { sourceIfMatch: marker.etag });
+  } catch (error) {
+    if (!isChangeError(error)) throw error;
+    if (decision.marker_text !== undefined) await store.put(target, decision.marker_text);
+  }
+}
+
 /**
- * A quarantine that stopped at a changed file leaves copies without a report: they go, since
- * no staged file was deleted yet (deletes start once every copy is made).
+ * A drop superseded part-way leaves copies of what it judged: they go, so published/ holds no
+ * file without a `_SUCCESS` of its own and no quarantine attempt lacks its report. No staged file
+ * was deleted yet (deletes start once every copy is made), so nothing is lost.
  */
-async function undoQuarantine(deps: CarryOutDeps, decision: Decision): Promise<void> {
-  if (decision.superseded?.was !== 'quarantine') return;
-  const prefix = quarantinePrefix(deps.layout, decision.address, decision.attempt);
-  const copies: string[] = [];
-  for await (const object of deps.store.list(prefix)) copies.push(object.key);
-  for (const key of copies) await deps.store.delete(key);
+async function undoCopies(deps: CarryOutDeps, decision: Decision): Promise<void> {
+  const { was } = decision.superseded ?? {};
+  if (was === 'quarantine') {
+    const copies: string[] = [];
+    for await (const object of deps.store.list(quarantinePrefix(deps.layout, decision.address, decision.attempt))) copies.push(object.key);
+    for (const key of copies) await deps.store.delete(key);
+  } else if (was === 'publish') {
+    const prefix = publishedPrefix(deps.layout, decision.address);
+    for (const file of decision.files) await deletePinned(deps.store, { ...file, key: `${prefix}${file.relative}` });
+  }
 }
 
 /** Conditional create; an existing object written by the same attempt counts as done. */
@@ -116,10 +128,22 @@ async function createOnce(store: ObjectStore, key: string, body: string, attempt
   }
 }
 
-async function removeLeftovers(store: ObjectStore, prefix: string, keep: ReadonlySet<string>): Promise<void> {
-  const stale: string[] = [];
-  for await (const object of store.list(prefix)) if (!keep.has(object.key)) stale.push(object.key);
-  for (const key of stale) await store.delete(key);
+/**
+ * A backfill publishes exactly its own files, so files an earlier publish had and this one has
+ * not leave `published/`; they are set aside under `_gate/replaced/`, never deleted outright,
+ * since they may be the only copy of bytes a producer dropped.
+ */
+async function setAsideLeftovers(store: ObjectStore, prefix: string, aside: string, keep: ReadonlySet<string>): Promise<void> {
+  const stale: ObjectInfo[] = [];
+  for await (const object of store.list(prefix)) if (!keep.has(object.key)) stale.push(object);
+  for (const object of stale) {
+    const copied = await copyPinned(store, object, `${aside}${object.key.slice(prefix.length)}`, new Date(0).toISOString());
+    if (!('changed' in copied)) await deletePinned(store, object);
+  }
+}
+
+function replacedPrefix(layout: GateLayout, decision: Decision): string {
+  return `${layout.state}replaced/${datasetPath(decision.address)}${decision.attempt}/`;
 }
 
 /** Claim, then send: one notice per drop however many handlers get here (a duplicate marker sends none). */

@@ -11,7 +11,7 @@ import type { ContractRegistry } from './contract-registry.js';
 import { attemptId, type Decision } from './decision.js';
 import { gateReport, refusal, type GateReport } from './gate-report.js';
 import { checkManifest, parseManifest } from './manifest.js';
-import type { Drop } from './read-drop.js';
+import { MAX_MARKER_BYTES, type Drop } from './read-drop.js';
 
 export interface DecideContext {
   readonly store: ObjectStore;
@@ -109,8 +109,11 @@ function lifecycleWarnings(contract: Contract): string[] {
   return [`${contract.name} v${contract.version.major} is deprecated${contract.sunset ? ` and will be retired on ${contract.sunset}` : ''}; move to its successor`];
 }
 
-function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest'> {
-  if (drop.markerBody.length === 0) return {};
+/** The marker as read: its text (so quarantine can keep it after a newer marker replaced it) and the manifest in it. */
+function producerManifest(drop: Drop): Pick<Decision, 'producer_manifest' | 'marker_text'> {
+  if (drop.marker.size > MAX_MARKER_BYTES) return {};
+  if (drop.markerBody.length === 0) return { marker_text: '' };
   const text = new TextDecoder().decode(drop.markerBody);
-  return typeof parseManifest(text) === 'string' ? { producer_manifest: text } : { producer_manifest: JSON.parse(text) };
+  const manifest = typeof parseManifest(text) === 'string' ? text : JSON.parse(text);
+  return { marker_text: text, producer_manifest: manifest };
 }

@@ -27,6 +27,8 @@ export interface Decision {
   readonly newest?: { readonly column: string; readonly value: string };
   /** The producer's `_READY` manifest, kept with the publish so its bytes are not lost. */
   readonly producer_manifest?: unknown;
+  /** The marker's bytes as text, when it was read (markers up to MAX_MARKER_BYTES). */
+  readonly marker_text?: string;
   /** For a superseded drop: what it was going to be, and the files that changed under it. */
   readonly superseded?: { readonly was: Outcome | null; readonly changed: readonly ChangedFile[] };
   /** When the carry-out finished (files moved, owner told): a later delivery only removes the marker. */

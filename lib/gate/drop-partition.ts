@@ -9,11 +9,18 @@ export interface FileToDrop {
   readonly size: number;
 }
 
+export interface DroppedPartition {
+  readonly marker: string;
+  /** The ETag the marker's PUT returned: what finds this drop's decision (see await-outcome.ts). */
+  readonly markerEtag: string;
+  readonly keys: string[];
+}
+
 /**
  * What a producer job does: upload the data files, then the `_READY` manifest naming them with
  * their sizes. The marker goes last, so the gate never starts on a half upload.
  */
-export async function dropPartition(store: ObjectStore, layout: GateLayout, prefix: string, files: readonly FileToDrop[]): Promise<{ marker: string; keys: string[] }> {
+export async function dropPartition(store: ObjectStore, layout: GateLayout, prefix: string, files: readonly FileToDrop[]): Promise<DroppedPartition> {
   const keys: string[] = [];
   for (const file of files) {
     const key = `${prefix}${file.relative}`;
@@ -21,6 +28,6 @@ export async function dropPartition(store: ObjectStore, layout: GateLayout, pref
     keys.push(key);
   }
   const marker = `${prefix}${layout.marker}`;
-  await store.put(marker, manifestText(files), { contentType: 'application/json' });
-  return { marker, keys };
+  const { etag } = await store.put(marker, manifestText(files), { contentType: 'application/json' });
+  return { marker, markerEtag: etag, keys };
 }

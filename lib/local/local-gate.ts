@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { LoadOptions } from '../contract/contract-defaults.js';
 import { describeError } from '../errors.js';
 import { DEFAULT_LAYOUT, isMarkerShaped, type GateLayout } from '../gate/gate-layout.js';
 import { handleStorageEvent, type EventOutcome } from '../gate/handle-event.js';
@@ -28,6 +29,8 @@ export interface LocalGateOptions {
   readonly probeEveryMs?: number;
   /** How often staging is searched for markers no handler finished (SQS's redelivery, locally); 0 turns it off. @default 30_000 */
   readonly resumeEveryMs?: number;
+  /** Defaults for what contracts leave out (`serve --default-notify`); each use is printed as a warning. */
+  readonly loadOptions?: LoadOptions;
 }
 
 export interface LocalGate {
@@ -52,7 +55,9 @@ export interface LocalGate {
  */
 export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
   const layout = options.layout ?? DEFAULT_LAYOUT;
-  const contracts = await loadContractDirectory(options.contractsDir);
+  // Warnings are shown only with defaults: then they say which settings came from outside the files.
+  const warn = options.loadOptions?.defaults ? (text: string) => options.print(text.trimEnd()) : undefined;
+  const contracts = await loadContractDirectory(options.contractsDir, { ...options.loadOptions, ...(warn ? { warn } : {}) });
   const lock = await lockServeDir(options.dir);
   const notifier = localNotifier({ file: join(options.dir, 'notifications.jsonl'), print: options.print });
   const running = new Set<{ readonly key: string; readonly done: Promise<void> }>();

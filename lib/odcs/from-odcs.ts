@@ -1,4 +1,5 @@
 import { isMap, type Node } from 'yaml';
+import type { ContractDefaults, LoadOptions } from '../contract/contract-defaults.js';
 import type { LoadResult } from '../contract/native-contract.js';
 import type { Contract } from '../contract/model.js';
 import { YamlReader } from '../contract/yaml-reader.js';
@@ -27,27 +28,27 @@ export function isOdcsDocument(reader: YamlReader): boolean {
  * only when there is no error. What ODCS cannot say comes from `contractGate.*` custom
  * properties (see custom-properties.ts); ODCS rules no check of ours carries are warnings.
  */
-export function parseOdcsContract(text: string, file: string): LoadResult {
-  return readOdcsContract(new YamlReader(text, file));
+export function parseOdcsContract(text: string, file: string, options: LoadOptions = {}): LoadResult {
+  return readOdcsContract(new YamlReader(text, file), options);
 }
 
 /** The same, for a document parseContract has parsed already. */
-export function readOdcsContract(reader: YamlReader): LoadResult {
-  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root);
+export function readOdcsContract(reader: YamlReader, options: LoadOptions = {}): LoadResult {
+  const contract = reader.hasErrors ? undefined : readContract(reader, reader.root, options.defaults ?? {});
   const problems = [...reader.problems].sort((a, b) => a.line - b.line || a.column - b.column);
   return reader.hasErrors || !contract ? { problems } : { contract, problems };
 }
 
-function readContract(reader: YamlReader, root: Node | null): Contract | undefined {
+function readContract(reader: YamlReader, root: Node | null, defaults: ContractDefaults): Contract | undefined {
   const top = odcsEntries(reader, root, '', TOP_KEYS);
   if (!top) return undefined;
   const custom = readCustomProperties(reader, top.get('customProperties')?.value, 'customProperties', TOP_CUSTOM);
   const dataset = readDataset(reader, top, root, custom);
   const promises = readSlaProperties(reader, top, dataset);
-  const { name, version, status, sunset, description } = readIdentity(reader, top, root, custom, promises.endOfLife);
+  const { name, version, status, sunset, description } = readIdentity(reader, top, root, custom, promises.endOfLife, dataset?.objectNames);
   const sla = assembleSla(reader, custom, promises, dataset);
-  const owner = readOwner(reader, top, root, custom);
-  const produces = readProduces(reader, top, root, custom);
+  const owner = readOwner(reader, top, root, custom, defaults);
+  const produces = readProduces(reader, top, root, custom, defaults);
   const consumers = readCustom(custom, 'consumers', (n, p) => readConsumers(reader, n, p, (column) => !dataset || dataset.find(column) !== undefined)) ?? [];
   const mode = readCustom(custom, 'compat', (n, p) => reader.oneOf(n, p, ['backward', 'forward', 'full', 'none'] as const)) ?? 'backward';
   checkFileName(reader, top, name, version);

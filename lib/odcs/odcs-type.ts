@@ -28,8 +28,8 @@ const INT32_FORMATS = ['i8', 'i16', 'i32', 'u8', 'u16'];
  * `datetime` is wall-clock. `contractGate.type` on the property overrides any of this.
  */
 const PHYSICAL: Readonly<Record<string, ColumnTypeKind>> = {
-  ...words('string', 'string varchar char character nvarchar nchar text bpchar uuid clob citext json jsonb xml enum'),
-  ...words('binary', 'binary varbinary bytea blob bytes'),
+  ...words('string', 'string varchar char character nvarchar nchar text bpchar uuid clob citext json jsonb xml enum varchar2 nvarchar2 nclob rowid urowid'),
+  ...words('binary', 'binary varbinary bytea blob bytes raw'),
   ...words('int32', 'tinyint smallint mediumint int integer int2 int4 serial smallserial serial2 serial4 short byte'),
   ...words('int64', 'bigint int8 int64 long bigserial serial8'),
   ...words('float32', 'real float4 float32'),
@@ -45,7 +45,7 @@ const PHYSICAL: Readonly<Record<string, ColumnTypeKind>> = {
   'timestamp without time zone': 'timestamp_ntz',
 };
 
-const NESTED_PHYSICAL = new Set(['array', 'list', 'struct', 'map', 'object', 'record', 'row', 'variant', 'super', 'time', 'timetz', 'time with time zone', 'interval', 'geometry', 'geography']);
+const NESTED_PHYSICAL = new Set(['array', 'list', 'struct', 'map', 'object', 'record', 'row', 'variant', 'super', 'time', 'timetz', 'time with time zone', 'interval', 'geometry', 'geography', 'bfile']);
 
 const DECIMAL = /^(?:decimal|numeric|number|dec)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/;
 const BARE_DECIMAL = new Set(['decimal', 'numeric', 'number', 'dec']);
@@ -77,9 +77,10 @@ export function mapOdcsType(hints: TypeHints): TypeMapping {
       : `physicalType "${physicalType}" is not a type contract-gate knows; the column is checked as ${formatColumnType(fromLogical)} from logicalType ${logical}`;
     return { kind: 'type', type: fromLogical, typeText: formatColumnType(fromLogical), ...(note ? { note } : {}) };
   }
+  // An engine's own type (Oracle's BFILE, a vendor extension) is valid ODCS: the column goes unchecked, with a warning.
   return physicalType === undefined
     ? { kind: 'error', message: 'the property has neither logicalType nor physicalType; contract-gate needs one to check the column type' }
-    : { kind: 'error', message: `physicalType "${physicalType}" is not a type contract-gate knows and there is no logicalType; set contractGate.type` };
+    : { kind: 'unsupported', reason: `physicalType "${physicalType}" is not a type contract-gate knows and there is no logicalType (set contractGate.type to check it)` };
 }
 
 function mapPhysical(text: string, timezone: boolean | undefined): ColumnType | 'nested' | undefined {
@@ -92,7 +93,7 @@ function mapPhysical(text: string, timezone: boolean | undefined): ColumnType | 
   if (BARE_DECIMAL.has(normal)) return { kind: 'decimal', precision: 38, scale: 18 };
   const base = normal.replace(/\s*(\([^)]*\)|\[[^\]]*\]|<.*>)\s*/g, ' ').trim(); // varchar(18), varchar[15], struct<a:int>
   if (base === 'timestamp') return { kind: timezone === false ? 'timestamp_ntz' : 'timestamp' }; // timestamp(6)
-  if (NESTED_PHYSICAL.has(base)) return 'nested';
+  if (NESTED_PHYSICAL.has(base) || base.startsWith('interval ')) return 'nested';
   const kind = PHYSICAL[base];
   return kind === undefined ? undefined : { kind } as ColumnType;
 }

@@ -10,26 +10,47 @@ const DESCRIPTION_KEYS = ['usage', 'purpose', 'limitations', 'authoritativeDefin
 
 export type Identity = Partial<Pick<Contract, 'name' | 'version' | 'status' | 'sunset' | 'description'>>;
 
-export function readIdentity(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues, endOfLife: string | undefined): Identity {
-  if (!top.has('name')) reader.report('missing_key', 'name', root, 'missing key "name": contract-gate needs the dataset name (lower case letters, digits, "_" or "-", starting with a letter)');
-  const name = optional(top, 'name', (n) => readName(reader, n));
+export function readIdentity(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues, endOfLife: string | undefined, objectNames: readonly string[] = []): Identity {
+  const name = top.has('name') ? optional(top, 'name', (n) => readName(reader, n)) : nameFromObject(reader, root, objectNames);
   if (!top.has('version')) reader.report('missing_key', 'version', root, 'missing required key "version"');
   const version = optional(top, 'version', (n) => readVersion(reader, n));
   const status = optional(top, 'status', (n) => readStatus(reader, n)) ?? 'active';
   const sunset = readCustom(custom, 'sunset', (n, p) => readDate(reader, n, p)) ?? endOfLife;
   if (status === 'deprecated' && sunset === undefined && !custom.has('sunset')) {
-    reader.report('sunset_required', 'status', top.get('status')?.value, 'a deprecated version needs a sunset date: an endOfLife SLA property or the custom property contractGate.sunset');
+    // Valid ODCS, so a warning: the gate passes its drops with a deprecation notice and never retires it.
+    reader.report('sunset_required', 'status', top.get('status')?.value, 'a deprecated version without a sunset date is never retired by the gate; add an endOfLife SLA property or the custom property contractGate.sunset', 'warning');
   }
   const description = optional(top, 'description', (n) => readDescription(reader, n));
   return { name, version, status, sunset, description };
+}
+
+/**
+ * ODCS makes the contract's `name` optional (`id` is its identity, often a UUID); the schema
+ * object the contract describes is then the dataset, and its name is the dataset's, with a warning.
+ */
+function nameFromObject(reader: YamlReader, root: Node | null, objectNames: readonly string[]): string | undefined {
+  const objectName = objectNames.at(-1); // physicalName when given: it names the stored table
+  const normal = objectName === undefined ? undefined : normalName(objectName);
+  if (normal === undefined) {
+    reader.report('missing_key', 'name', root, 'missing key "name": contract-gate needs the dataset name (lower case letters, digits, "_" or "-", starting with a letter)');
+    return undefined;
+  }
+  reader.report('missing_key', 'name', root, `the contract has no "name"; the dataset is named "${normal}" after its schema object`, 'warning');
+  return normal;
+}
+
+function normalName(name: string): string | undefined {
+  if (NAME.test(name)) return name;
+  const normal = name.trim().toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^[^a-z]+|_+$/g, '');
+  return NAME.test(normal) ? normal : undefined;
 }
 
 /** A dataset name names S3 prefixes; an ODCS name such as "Orders Stream" is normalised, with a warning. */
 function readName(reader: YamlReader, node: Node | null): string | undefined {
   const name = reader.string(node, 'name');
   if (name === undefined || NAME.test(name)) return name;
-  const normal = name.trim().toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/^[^a-z]+|_+$/g, '');
-  if (NAME.test(normal)) {
+  const normal = normalName(name);
+  if (normal !== undefined) {
     reader.report('invalid_value', 'name', node, `"${name}" is not a dataset name; it is read as "${normal}"`, 'warning');
     return normal;
   }

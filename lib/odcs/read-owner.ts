@@ -1,33 +1,57 @@
 import { isSeq, type Node } from 'yaml';
+import { reportDefaultUsed, type ContractDefaults } from '../contract/contract-defaults.js';
 import type { Contract } from '../contract/model.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, type CustomValues } from './custom-properties.js';
 import { MEMBER_KEYS, TEAM_KEYS } from './odcs-keys.js';
-import { odcsEntries, odcsItems, optional } from './odcs-nodes.js';
+import { odcsEntries, odcsItems, optional, peek } from './odcs-nodes.js';
 
 /**
  * The owner: `team.name` (or `contractGate.team`) and whom to page: `contractGate.notify`, else the
  * members whose username is an e-mail address. A member with a `dateOut` has left the team —
  * ODCS records successions that way — and is not paged.
  */
-export function readOwner(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues): Contract['owner'] | undefined {
+export function readOwner(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues, defaults: ContractDefaults = {}): Contract['owner'] | undefined {
   const teamNode = top.get('team')?.value;
   const { name, named, members } = teamNode === undefined ? { named: false, members: [] } : readTeam(reader, teamNode);
   const legacy = isSeq(reader.resolve(teamNode));
-  const team = readCustom(custom, 'team', (n, p) => reader.string(n, p)) ?? name;
+  const given = readCustom(custom, 'team', (n, p) => reader.string(n, p)) ?? name;
+  const team = given ?? (custom.has('team') || named ? undefined : teamFallback(reader, top, teamNode ?? root, defaults));
   const listed = readCustom(custom, 'notify', (n, p) => {
     const addresses = reader.stringList(n, p);
     if (addresses?.length === 0) reader.report('invalid_value', p, n, 'expected at least one address to page');
     return addresses;
   });
-  const notify = listed ?? (custom.has('notify') ? [] : members.filter((m) => m.current && m.username.includes('@')).map((m) => m.username));
+  const found = listed ?? (custom.has('notify') ? [] : members.filter((m) => m.current && m.username.includes('@')).map((m) => m.username));
+  const notify = found.length === 0 && !custom.has('notify') && defaults.notify?.length ? [...defaults.notify] : found;
+  if (notify !== found) reportDefaultUsed(reader, teamNode === undefined ? 'team' : 'team.members', teamNode ?? root, `[${notify.join(', ')}]`, 'no current team member has an e-mail username and contractGate.notify is not set');
   if (team === undefined && !custom.has('team') && !named) {
     reader.report('missing_key', teamNode === undefined || legacy ? 'team' : 'team.name', teamNode ?? root, 'contract-gate needs the owner team: set team.name (or the custom property contractGate.team)');
   }
   if (notify.length === 0 && !custom.has('notify')) {
-    reader.report('missing_key', teamNode === undefined ? 'team' : 'team.members', teamNode ?? root, `contract-gate needs an address to page on failures: ${teamNode === undefined ? 'there is no team' : 'no current team member has an e-mail username'}; list addresses in the custom property contractGate.notify`);
+    reader.report('missing_key', teamNode === undefined ? 'team' : 'team.members', teamNode ?? root, `contract-gate needs an address to page on failures: ${teamNode === undefined ? 'there is no team' : 'no current team member has an e-mail username'}; list addresses in the custom property contractGate.notify, or load it with default addresses (--default-notify)`);
   }
   return team !== undefined && notify.length > 0 ? { team, notify } : undefined;
+}
+
+/** The owner label when a caller pages default addresses and the contract names no team. */
+export const UNASSIGNED_TEAM = 'unassigned';
+
+/**
+ * ODCS does not require a team. The caller's default team, else the contract's `dataProduct` or
+ * `domain`, which name who answers for it, stand in — with a warning. When the caller supplies
+ * the addresses to page, those people own the contract in effect and the label is "unassigned":
+ * the team is only a label in notices, and whom to page is what the gate cannot do without.
+ */
+function teamFallback(reader: YamlReader, top: Entries, node: Node | null, defaults: ContractDefaults): string | undefined {
+  const product = peek(reader, top.get('dataProduct')?.value);
+  const domain = peek(reader, top.get('domain')?.value);
+  const [team, source] = defaults.team ? [defaults.team, 'the caller\'s default team']
+    : typeof product === 'string' && product !== '' ? [product, 'its dataProduct']
+      : typeof domain === 'string' && domain !== '' ? [domain, 'its domain']
+        : defaults.notify?.length ? [UNASSIGNED_TEAM, 'as the caller supplies the addresses to page'] : [];
+  if (team !== undefined) reader.report('default_used', 'team', node, `the contract names no owner team (team.name or contractGate.team); the owner is "${team}", ${source}`, 'warning');
+  return team;
 }
 
 interface Member {

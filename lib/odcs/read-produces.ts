@@ -1,4 +1,5 @@
 import type { Node } from 'yaml';
+import { reportDefaultUsed, type ContractDefaults } from '../contract/contract-defaults.js';
 import { checkPartitionTemplate } from '../contract/partition-template.js';
 import type { Contract, DataFormat } from '../contract/model.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
@@ -24,23 +25,33 @@ const FORMATS: Readonly<Record<string, DataFormat>> = { parquet: 'parquet', csv:
  * segments that end its `location` (default dt={ds}). `contractGate.format` and
  * `contractGate.partition` say it where no server does, and win where one does.
  */
-export function readProduces(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues): Contract['produces'] | undefined {
+export function readProduces(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues, defaults: ContractDefaults = {}): Contract['produces'] | undefined {
   const server = chooseServer(reader, top, custom);
   const layout = server ? serverLayout(reader, server) : {};
-  const format = readCustom(custom, 'format', (n, p) => reader.oneOf(n, p, ['parquet', 'csv', 'jsonl'] as const)) ?? layout.format;
+  const stated = readCustom(custom, 'format', (n, p) => reader.oneOf(n, p, ['parquet', 'csv', 'jsonl'] as const)) ?? layout.format;
+  const silent = stated === undefined && !custom.has('format') && (!server || !server.entries.has('format'));
+  const where = { path: server ? `${server.path}.format` : 'servers', node: server?.node ?? top.get('servers')?.value ?? root };
+  if (silent && defaults.format) reportDefaultUsed(reader, where.path, where.node, defaults.format, `the contract names no file format (${server ? 'its s3 server has none' : 'no s3 server'}, no contractGate.format)`);
+  const format = stated ?? (silent ? defaults.format : undefined);
   const partition = readCustom(custom, 'partition', (n, p) => {
     const template = reader.string(n, p);
     const problem = template === undefined ? undefined : checkPartitionTemplate(template);
     if (problem) reader.report('invalid_value', p, n, problem);
     return problem ? undefined : template;
-  }) ?? layout.partition ?? 'dt={ds}';
-  if (format === undefined && !custom.has('format') && (!server || !server.entries.has('format'))) {
-    const where = server ? `${server.path}.format` : 'servers';
+  }) ?? layout.partition ?? defaultPartition(reader, custom, where, defaults);
+  if (format === undefined && silent) {
     const others = odcsItems(reader, top, '', 'servers').map((s) => peekChild(reader, s.node, 'type')).filter((t) => typeof t === 'string');
     const found = server ? 'the s3 server names no format' : others.length > 0 ? `the servers are ${[...new Set(others)].join(', ')}, none s3` : 'there is no s3 server';
-    reader.report('missing_key', where, server?.node ?? top.get('servers')?.value ?? root, `contract-gate needs the file format and ${found}: add an s3 server with format parquet, csv or json, or the custom property contractGate.format`);
+    reader.report('missing_key', where.path, where.node, `contract-gate needs the file format and ${found}: add an s3 server with format parquet, csv or json, or the custom property contractGate.format, or load it with a default format (--default-format)`);
   }
   return format === undefined ? undefined : { format, partition };
+}
+
+/** The caller's template, with a warning, where neither a custom property nor a server location says one. */
+function defaultPartition(reader: YamlReader, custom: CustomValues, where: { path: string; node: Node | null }, defaults: ContractDefaults): string {
+  if (custom.has('partition') || defaults.partition === undefined) return 'dt={ds}';
+  reportDefaultUsed(reader, where.path, where.node, `partition template "${defaults.partition}"`, 'the contract names no partition layout');
+  return defaults.partition;
 }
 
 /** Several s3 servers (prod, dev) are fine while they agree; otherwise `contractGate.server` picks. */

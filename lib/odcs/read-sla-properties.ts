@@ -3,7 +3,7 @@ import { isTemporalType } from '../contract/column-type.js';
 import { parseTemporal } from '../contract/temporal.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { SLA_PROPERTY_KEYS } from './odcs-keys.js';
-import { odcsEntries, odcsItems, optional } from './odcs-nodes.js';
+import { odcsEntries, odcsItems, optional, peek } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
 import { checkColumnReference, type DatasetRead } from './read-dataset.js';
 
@@ -55,14 +55,32 @@ export function readSlaProperties(reader: YamlReader, top: Entries, dataset: Dat
   return promises;
 }
 
+/** Units under a minute: a latency in them is a serving promise (a query answers in 500ms), not data freshness. */
+const SERVING_UNITS = ['ms', 'msec', 'millisecond', 'milliseconds', 's', 'sec', 'secs', 'second', 'seconds'];
+/** ODCS examples write the unit into the value: `value: 500ms`, `value: 4 h`. */
+const VALUE_WITH_UNIT = /^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$/i;
+
 /** `latency` of `value` `unit` on `element`: the newest value of that column may lag now by that much. */
 function readLatency(reader: YamlReader, entries: Entries, path: string, node: Node | null, defaultElement: string | undefined, dataset: DatasetRead | undefined): SlaPromises['freshness'] {
+  const written = peek(reader, entries.get('value')?.value);
+  const inline = typeof written === 'string' ? VALUE_WITH_UNIT.exec(written) : null;
+  const unitText = peek(reader, entries.get('unit')?.value);
+  const unitWord = (inline?.[2] ?? (typeof unitText === 'string' ? unitText : '')).toLowerCase();
+  if (SERVING_UNITS.includes(unitWord)) {
+    notEnforced(reader, path, node, `latency ${inline ? written : `${String(written)} ${unitWord}`}`, 'a latency under a minute is a serving promise, not the freshness of the data');
+    return undefined;
+  }
+  if (inline && !entries.has('unit') && HOURS_PER_UNIT[unitWord] !== undefined) return latencyOf(reader, entries, path, node, defaultElement, dataset, Number(inline[1]) * HOURS_PER_UNIT[unitWord]!);
   const value = required(reader, entries, path, node, 'value', (n, p) => reader.number(n, p, { min: 0 }));
   const unit = required(reader, entries, path, node, 'unit', (n, p) => {
     const text = reader.string(n, p, 'a time unit');
     if (text !== undefined && HOURS_PER_UNIT[text.toLowerCase()] === undefined) reader.report('invalid_value', p, n, `unknown unit "${text}" for latency; expected min, h, d or w`);
     return text === undefined ? undefined : HOURS_PER_UNIT[text.toLowerCase()];
   });
+  return latencyOf(reader, entries, path, node, defaultElement, dataset, value === undefined || unit === undefined ? undefined : value * unit);
+}
+
+function latencyOf(reader: YamlReader, entries: Entries, path: string, node: Node | null, defaultElement: string | undefined, dataset: DatasetRead | undefined, hours: number | undefined): SlaPromises['freshness'] {
   const elementNode = entries.get('element')?.value;
   const element = elementNode === undefined ? defaultElement : reader.string(elementNode, `${path}.element`);
   if (element === undefined) {
@@ -70,7 +88,7 @@ function readLatency(reader: YamlReader, entries: Entries, path: string, node: N
     return undefined;
   }
   const column = freshnessColumn(reader, element, elementNode ?? node, `${path}.element`, dataset);
-  return value === undefined || unit === undefined || column === undefined ? undefined : { column, maxLagHours: value * unit };
+  return hours === undefined || column === undefined ? undefined : { column, maxLagHours: hours };
 }
 
 /** An element is `object.column` or `column`; the object part is not checked (examples use loose names). */

@@ -22,11 +22,15 @@ export function readTypeOptions(reader: YamlReader, node: Node | null, path: str
   const entries = odcsEntries(reader, node, path, (logical && TYPE_OPTION_KEYS[logical]) || ALL_OPTIONS);
   if (!entries) return {};
   const at = (key: string): Option => ({ node: entries.get(key)?.value ?? null, path: `${path}.${key}`, key });
-  // Reads an option only when present and, for a rule, only on a column type it applies to.
+  // Reads an option only when present and, for a rule, only on a column type it applies to. An
+  // option of the logical type on a physical type we cannot check it on (maxLength of a string
+  // stored as BYTES) is valid ODCS: a warning.
+  const validOdcs = (key: string) => logical !== undefined && (TYPE_OPTION_KEYS[logical] ?? []).includes(key);
   const read = <T>(key: string, applies: boolean, expected: string, fn: (option: Option) => T | undefined): T | undefined => {
     if (!entries.has(key)) return undefined;
     if (applies) return fn(at(key));
-    reader.report('rule_not_for_type', at(key).path, at(key).node, `"${key}" applies to ${expected} columns, not to ${type.kind}`);
+    if (validOdcs(key)) notEnforced(reader, at(key).path, at(key).node, `"${key}"`, `it applies to ${expected} columns and the files hold ${type.kind}`);
+    else reader.report('rule_not_for_type', at(key).path, at(key).node, `"${key}" applies to ${expected} columns, not to ${type.kind}`);
     return undefined;
   };
   const isString = type.kind === 'string';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseContract } from '../contract/load-contract.js';
+import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
@@ -9,8 +9,10 @@ import { contractRegistry, type ContractRegistry } from '../gate/contract-regist
 /**
  * Loads every `*.yaml` / `*.yml` contract directly in a directory. One invalid contract stops the
  * load: a gate that silently skipped it would quarantine that dataset's every drop as unknown.
+ * `options.defaults` fill what a contract leaves out (see contract-defaults.ts); their warnings go
+ * to `options.warn` when given.
  */
-export async function loadContractDirectory(dir: string): Promise<ContractRegistry> {
+export async function loadContractDirectory(dir: string, options: LoadOptions & { readonly warn?: (text: string) => void } = {}): Promise<ContractRegistry> {
   const names = await readdir(dir).catch((error: unknown) => {
     throw new GateError('path_not_found', `${dir}: cannot read the contracts directory`, { cause: error, context: { dir } });
   });
@@ -18,8 +20,10 @@ export async function loadContractDirectory(dir: string): Promise<ContractRegist
   const problems: string[] = [];
   for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
     const path = join(dir, name);
-    const result = parseContract(await readFile(path, 'utf8'), path);
+    const result = parseContract(await readFile(path, 'utf8'), path, options);
     if (result.contract) contracts.push(result.contract);
+    const warnings = result.problems.filter((p) => p.severity === 'warning');
+    if (options.warn && warnings.length > 0) options.warn(`${warnings.map(formatProblem).join('\n')}\n`);
     problems.push(...result.problems.filter((p) => p.severity === 'error').map(formatProblem));
   }
   if (problems.length > 0) throw new GateError('contract_invalid', `invalid contracts in ${dir}:\n${problems.join('\n')}`, { context: { dir } });

@@ -7,10 +7,18 @@ import { checkCompatCommand } from '../../lib/cli/check-compat-command.js';
 import { EXIT, type CliIo } from '../../lib/cli/cli-io.js';
 import { GateError } from '../../lib/errors.js';
 import { addColumn, applyEdits, COUPON, ORDERS_V1, setVersion } from '../compat/contract-edits.js';
+import { SILENT_ODCS } from './silent-odcs.js';
+import { findAll, parseStrictXml } from './strict-xml.js';
 
 const MINOR = applyEdits(ORDERS_V1, [addColumn('{ name: channel, type: string }'), setVersion('1.3.0')]);
 const BREAKING = applyEdits(ORDERS_V1, [[`${COUPON}\n`, ''], setVersion('1.3.0')]);
 const V2 = applyEdits(ORDERS_V1, [[`${COUPON}\n`, ''], setVersion('2.0.0')]);
+const UNBUMPED = applyEdits(ORDERS_V1, [addColumn('{ name: channel, type: string }')]);
+
+/** 1-based line of the first line of `text` that contains `part`. */
+function lineOf(text: string, part: string): number {
+  return text.split('\n').findIndex((line) => line.includes(part)) + 1;
+}
 
 /** Runs the command in-process and maps a thrown GateError to exit 2, as runCli does. */
 async function run(args: string[]) {
@@ -133,5 +141,61 @@ describe('contract-gate check-compat', () => {
     const plain = mkdtempSync(join(tmpdir(), 'cg-nogit-'));
     expect(await run([plain])).toMatchObject({ code: 2, stderr: `${plain} is not inside a git work tree: check-compat compares contracts with a git base` });
     expect(await run([join(plain, 'contracts')])).toMatchObject({ code: 2, stderr: `${join(plain, 'contracts')}: no such contract directory` });
+  });
+});
+
+describe('contract-gate check-compat --format junit and github', () => {
+  it('writes one JUnit testcase per contract file judged, failures matching the verdicts', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2);
+    commit(repo, 'breaking v1, new v2');
+    const { code, stdout } = await run(['--base', 'main', '--format', 'junit', contracts]);
+    expect(code).toBe(1);
+    const root = parseStrictXml(stdout);
+    expect(root.attributes).toMatchObject({ tests: '2', failures: '1' });
+    const cases = findAll(root, 'testcase');
+    expect(cases.map((c) => c.attributes.name)).toEqual(['orders.v1.yaml (modified)', 'orders.v2.yaml (added)']);
+    const failure = findAll(cases[0]!, 'failure')[0];
+    expect(failure?.attributes.message).toContain('needs a major bump: a new major version must be a new file orders.v2.yaml');
+    expect(failure?.text).toContain('breaking  column_removed coupon');
+    expect(findAll(cases[1]!, 'system-out')[0]?.text).toContain('a new contract, orders 2.0.0, that loads');
+  });
+
+  it('annotates a breaking edit where the columns are, relative to the repository root', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
+    commit(repo, 'breaking');
+    const { code, stdout } = await run(['--base', 'main', '--format', 'github', contracts]);
+    expect(code).toBe(1);
+    const at = `file=contracts/orders.v1.yaml,line=${lineOf(BREAKING, '  columns:')},col=3`;
+    expect(stdout).toContain(`::error ${at},title=check-compat%3A orders.v1.yaml (modified)::needs a major bump: a new major version must be a new file orders.v2.yaml`);
+    expect(stdout).toMatch(new RegExp(`^::error ${at},title=column_removed coupon::breaking: `, 'm'));
+    expect(stdout.trimEnd().split('\n').every((line) => line.startsWith('::'))).toBe(true);
+  });
+
+  it('points a bump that is too small at the version key', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), UNBUMPED);
+    commit(repo, 'column without a bump');
+    const { code, stdout } = await run(['--base', 'main', '--format', 'github', contracts]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`::error file=contracts/orders.v1.yaml,line=${lineOf(UNBUMPED, 'version:')},col=1,title=check-compat%3A orders.v1.yaml (modified)::needs a minor bump`);
+    expect(stdout).toContain('set version to 1.3.0');
+  });
+
+  it('loads both sides with --default-notify and --default-format', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.odcs.yaml'), SILENT_ODCS);
+    commit(repo, 'an ODCS contract that names no one to page and no format');
+    expect((await run(['--base', 'main', contracts])).stdout).toContain('FAIL orders.v1.odcs.yaml (added): a new contract that does not load');
+    const { code, stdout } = await run(['--base', 'main', '--default-notify', 'oncall@example.com', '--default-format', 'parquet', contracts]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('PASS orders.v1.odcs.yaml (added): a new contract, orders 1.0.0, that loads');
+  });
+
+  it('refuses a format it does not write', async () => {
+    const { contracts } = producerRepo();
+    expect(await run(['--format', 'xml', contracts])).toMatchObject({ code: 2, stderr: '--format must be one of text, junit, github, not "xml"' });
   });
 });

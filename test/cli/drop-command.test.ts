@@ -29,8 +29,8 @@ function localPartition(name: string): string {
 }
 
 describe('contract-gate drop', () => {
-  it('uploads the data files, then a _READY manifest, and the local gate publishes the partition', async () => {
-    const { code, stdout } = await run(['drop', '--contract', 'contracts/orders.v1.yaml', localPartition('dt=2026-11-29'), '--to', 's3://lake', '--endpoint', gate.endpoint]);
+  it('with --no-wait uploads the data files, then a _READY manifest, and returns; the local gate publishes the partition', async () => {
+    const { code, stdout } = await run(['drop', '--no-wait', '--contract', 'contracts/orders.v1.yaml', localPartition('dt=2026-11-29'), '--to', 's3://lake', '--endpoint', gate.endpoint]);
     expect(code).toBe(0);
     expect(stdout).toBe('dropped 2 files into s3://lake/staging/orders/v1/dt=2026-11-29/, then s3://lake/staging/orders/v1/dt=2026-11-29/_READY\n');
     await gate.settled();

@@ -53,7 +53,7 @@ describe('contract-gate export', () => {
     ['no contract', ['--to', 'sql'], 'name one contract file'],
     ['a --location that is not on S3', [ORDERS, '--to', 'sql', '--location', '/tmp/lake'], '--location must be s3://'],
     ['a --location for a target without a table', [ORDERS, '--to', 'jsonschema', '--location', 's3://lake/x/'], '--location applies to --to dbt and sql only'],
-    ['an unknown option', [ORDERS, '--to', 'sql', '--format', 'json'], "Unknown option '--format'"],
+    ['an unknown option', [ORDERS, '--to', 'sql', '--format', 'json'], "unknown option '--format'\nusage: contract-gate export"],
     ['a contract file that does not exist', ['contracts/missing.v1.yaml', '--to', 'sql'], 'cannot read the contract file'],
   ])('exits 2 with %s', async (_case, args, message) => {
     const { code, stderr } = await run(args);

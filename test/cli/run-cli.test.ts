@@ -71,8 +71,8 @@ describe('contract-gate validate', () => {
       [['validate', '--contract', 'contracts/orders.v1.yaml', 'no/such/dir'], 'no/such/dir: no such file or directory'],
       [['validate', '--contract', 'missing.yaml', GOOD], 'missing.yaml: cannot read the contract file'],
       [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--now', 'tomorrow'], '--now must be an ISO-8601 timestamp'],
-      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--format', 'xml'], '--format must be text or json'],
-      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--colour'], "Unknown option '--colour'"],
+      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--format', 'xml'], '--format must be one of text, json, junit, not "xml"'],
+      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--colour'], "unknown option '--colour'\nusage: contract-gate validate"],
       [['frobnicate'], 'unknown command "frobnicate"'],
     ] as const;
     for (const [args, message] of cases) {

@@ -3,6 +3,7 @@
  * otherwise). Prints a table of invariant violations per scenario; exits 1 if there is any.
  * FAULT_REPORT=<file> also writes every run that broke something, as JSON.
  */
+import './outside/quiet-sdk.js';
 import { writeFileSync } from 'node:fs';
 import { optionsFromEnv, runFaultHarness } from './fault-harness.js';
 import { runInWorkers } from './fault-workers.js';

@@ -51,8 +51,7 @@ describe('a staged file that changes under the gate', () => {
     const result = await processMarker(deps, MARKER);
     expect(result.status).toBe('superseded');
     expect('decision' in result && result.decision.superseded?.was).toBe('publish');
-    expect(store.keys(PUBLISHED)).not.toContain(`${PUBLISHED}_SUCCESS`);
-    expect(store.keys(PUBLISHED)).not.toContain(`${PUBLISHED}part-0001.parquet`);
+    expect(store.keys(PUBLISHED)).toEqual([]);
     expect(bytesOf(store, SECOND)).toEqual(BAD_SECOND);
     expect(store.keys('staging/')).toEqual([`${GOOD_PREFIX}part-0000.parquet`, SECOND]);
     expect(deps.notifier.notices.map((n) => n.attributes.outcome)).toEqual(['superseded']);
@@ -126,5 +125,32 @@ describe('one outcome per drop of a partition', () => {
     expect('decision' in result && result.decision.report.violations.map((v) => v.rule)).toEqual(['no_contract']);
     expect(store.keys('quarantine/çhäos/v1/dt=2026-11-29/').some((key) => key.endsWith('/_REPORT.json'))).toBe(true);
     expect(deps.notifier.notices.map((n) => [n.attributes.contract, n.attributes.owner, n.attributes.outcome])).toEqual([['çhäos', 'unknown', 'quarantined']]);
+  });
+
+  it('sets aside, never deletes, the files an earlier publish had and a backfill has not', async () => {
+    const store = new MemoryObjectStore();
+    const { files } = await dropExample(store, 'good');
+    await processMarker(gateDeps(store), MARKER);
+    // The same rows under new names: the old names are no longer in the partition.
+    for (const [i, file] of files.entries()) await store.put(`${GOOD_PREFIX}renamed-${i}.parquet`, file.bytes);
+    await store.put(MARKER, '');
+    const backfill = await processMarker(gateDeps(store), MARKER);
+    expect(backfill.status).toBe('published');
+    expect(store.keys(PUBLISHED)).toEqual([`${PUBLISHED}_SUCCESS`, `${PUBLISHED}renamed-0.parquet`, `${PUBLISHED}renamed-1.parquet`]);
+    const attempt = 'decision' in backfill ? backfill.decision.attempt : '';
+    for (const file of files) expect(bytesOf(store, `_gate/replaced/orders/v1/dt=2026-11-29/${attempt}/${file.key.slice(GOOD_PREFIX.length)}`)).toEqual(file.bytes);
+  });
+
+  it('keeps the marker a quarantine judged beside its files, even once a newer marker replaced it', async () => {
+    const store = new MemoryObjectStore();
+    const { files } = await dropExample(store, 'bad');
+    const manifest = manifestText(files.map((f) => ({ relative: f.key.slice(GOOD_PREFIX.length), size: f.bytes.length })));
+    await store.put(MARKER, manifest);
+    const producer = interferingStore(store, (call, key) => call === 'copy' && key.endsWith('/_READY'), async () => void (await store.put(MARKER, 'a newer drop')));
+    const result = await processMarker(gateDeps(producer), MARKER);
+    expect(result.status).toBe('quarantined');
+    const attempt = 'decision' in result ? result.decision.attempt : '';
+    expect(store.text(`quarantine/orders/v1/dt=2026-11-29/${attempt}/_READY`)).toBe(manifest);
+    expect(store.text(MARKER)).toBe('a newer drop');
   });
 });

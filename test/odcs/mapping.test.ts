@@ -27,10 +27,10 @@ describe('ODCS → contract: the basics', () => {
     expect(problemsIn(v2)[0]).toEqual({ code: 'unknown_key', severity: 'error', path: 'apiVersion', line: 1, column: 1 });
   });
 
-  it('reports a missing dataset name at the top of the file, with the other problems', () => {
+  it('names the dataset after its schema object when the contract has no name (ODCS makes it optional), with a warning', () => {
     const text = odcsWith(4, [], ID);
-    expect(problemsIn(text)).toEqual([{ code: 'missing_key', severity: 'error', path: 'name', line: 1, column: 1 }]);
-    expect(load(text).contract).toBeUndefined();
+    expect(problemsIn(text)).toEqual([{ code: 'missing_key', severity: 'warning', path: 'name', line: 1, column: 1 }]);
+    expect(load(text).contract?.name).toBe('orders');
   });
 
   it('normalises an ODCS name to a dataset name with a warning, or refuses one it cannot', () => {
@@ -49,7 +49,7 @@ describe('ODCS → contract: the basics', () => {
     const draft = load(odcsWith(6, 'status: draft'));
     expect(draft.contract?.status).toBe('active');
     expect(draft.problems.map((p) => [p.severity, p.path, p.line])).toEqual([['warning', 'status', 6]]);
-    expect(problemsIn(odcsWith(6, 'status: deprecated'))).toEqual([{ code: 'sunset_required', severity: 'error', path: 'status', line: 6, column: 9 }]);
+    expect(problemsIn(odcsWith(6, 'status: deprecated'))).toEqual([{ code: 'sunset_required', severity: 'warning', path: 'status', line: 6, column: 9 }]);
     const sunset = load(odcsWith(6, 'status: deprecated', ID, 'slaProperties:', '  - property: endOfLife', '    value: "2027-06-30T00:00:00Z"'));
     expect(sunset.contract).toMatchObject({ status: 'deprecated', sunset: '2027-06-30' });
   });

@@ -45,7 +45,7 @@ describe('mapOdcsType', () => {
     [{ logicalType: 'string', physicalType: 'struct<a:int>' }, 'unsupported'],
     [{}, 'error'],
     [{ logicalType: 'decimal' }, 'error'],
-    [{ physicalType: 'hstore' }, 'error'],
+    [{ physicalType: 'hstore' }, 'unsupported'],
   ])('%j → %s', (hints, expected) => {
     expect(typeOf(hints)).toBe(expected);
   });

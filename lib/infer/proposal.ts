@@ -1,0 +1,42 @@
+import type { ColumnType } from '../contract/column-type.js';
+import type { DataFormat } from '../contract/model.js';
+
+/**
+ * A proposed contract before it is YAML: each rule with what it was inferred from, so the
+ * emitted file can say so in comments and a failed check can take the rule back out.
+ */
+export interface ProposedContract {
+  readonly name: string;
+  readonly major: number;
+  readonly format: DataFormat;
+  readonly partition: string;
+  readonly partitionNote: string;
+  /** One line on what was read: partitions, files, rows. */
+  readonly summary: string;
+  readonly columns: readonly ProposedColumn[];
+  /** Columns seen but not declared, each with why. */
+  readonly leftOut: readonly { readonly name: string; readonly reason: string }[];
+  readonly grain: readonly string[];
+  readonly grainNotes: readonly string[];
+  readonly freshness?: {
+    readonly column: string;
+    readonly maxLagHours: number;
+    readonly notes: readonly string[];
+    /** Its newest value per partition (epoch ms): the check time of each sample's verification. */
+    readonly newest: readonly number[];
+  };
+  readonly volume?: { readonly minRows?: number; readonly maxRows?: number; readonly note: string };
+}
+
+export interface ProposedColumn {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly required: boolean;
+  readonly enum?: readonly string[];
+  /** Numeric columns only: temporal ranges are noted, not made rules (see infer-column.ts). */
+  readonly min?: number;
+  readonly max?: number;
+  readonly notInFuture?: boolean;
+  /** What each rule (or its absence) was inferred from, one comment line each. */
+  readonly notes: readonly string[];
+}

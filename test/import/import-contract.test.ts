@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseContract } from '../../lib/contract/load-contract.js';
+import type { Contract } from '../../lib/contract/model.js';
+import { detectSource } from '../../lib/import/detect-source.js';
+import { NOTIFY_PLACEHOLDER } from '../../lib/import/finish-draft.js';
+import { importContract, type ImportOptions } from '../../lib/import/import-contract.js';
+import { SourceNodes } from '../../lib/import/source-nodes.js';
+import { YamlReader } from '../../lib/contract/yaml-reader.js';
+
+const FIXTURES = join('test', 'import', 'fixtures');
+
+function run(file: string, options: Partial<ImportOptions> = {}) {
+  const path = join(FIXTURES, file);
+  return importContract(readFileSync(path, 'utf8'), path, { from: 'auto', ...options });
+}
+
+/** Imports a fixture and loads what was written, as lint would. */
+function imported(file: string, options: Partial<ImportOptions> = {}): { contract: Contract; text: string; warnings: string[] } {
+  const result = run(file, options);
+  expect(result.problems.filter((p) => p.severity === 'error')).toEqual([]);
+  const loaded = parseContract(result.text!, result.fileName!);
+  expect(loaded.problems).toEqual([]);
+  return { contract: loaded.contract!, text: result.text!, warnings: result.problems.map((p) => `${p.line}:${p.column} ${p.path} ${p.message}`) };
+}
+
+describe('import: the four legacy shapes', () => {
+  it('pipeline-post: version 1, a plain owner, produces.uri and a column list', () => {
+    const { contract, text } = imported('orders_v1.pipeline-post.yaml');
+    expect(contract).toMatchObject({ name: 'orders', version: { text: '1.0.0' }, owner: { team: 'orders-platform', notify: [NOTIFY_PLACEHOLDER] }, produces: { format: 'parquet', partition: 'dt={ds}' }, compat: { mode: 'backward' } });
+    expect(contract.schema.grain).toEqual(['order_id']);
+    expect(contract.schema.columns.find((c) => c.name === 'currency')).toMatchObject({ maxLength: 3, enum: ['EUR', 'USD', 'GBP'], required: true });
+    expect(contract.sla).toMatchObject({ maxLagHours: 26, freshnessColumn: 'updated_at', minRows: 1000, maxRows: 5000000 });
+    expect(text).toContain('# TODO: the source names no one to page');
+    expect(text).toContain('# not enforced: tags: ["finance","tier-1"]');
+  });
+
+  it('lesson: nullable, allowed_values, tests and the freshness thresholds', () => {
+    const { contract, text, warnings } = imported('orders.lesson.yaml');
+    expect(contract.owner).toEqual({ team: 'checkout', notify: ['checkout-oncall@example.com'] });
+    const column = (name: string) => contract.schema.columns.find((c) => c.name === name);
+    expect(column('order_id')).toMatchObject({ required: true, pattern: '^ord_[0-9a-f]{8}$' });
+    expect(column('status')).toMatchObject({ required: true, enum: ['placed', 'paid', 'cancelled'] });
+    expect(column('refund_amount')).toMatchObject({ required: false, requiredWhen: { column: 'status', in: ['cancelled'] } });
+    expect(column('ordered_at')).toMatchObject({ required: true, notInFuture: true });
+    expect(contract.schema.grain).toEqual(['order_id']);
+    expect(contract.sla).toMatchObject({ maxLagHours: 6, freshnessColumn: 'updated_at' });
+    expect(warnings).toContainEqual(expect.stringMatching(/^48:31 freshness_warn_after_minutes a freshness warning after 120 minutes/));
+    expect(warnings).toContainEqual(expect.stringMatching(/^26:11 schema\.fields\[2\]\.tests\[0\] amount test expect_between/));
+    expect(text).toContain('# not enforced: a freshness warning after 120 minutes');
+  });
+
+  it('skill: a contract mapping, e-mail consumers, BigQuery types and ranges', () => {
+    const { contract } = imported('orders.skill.yaml');
+    expect(contract.consumers).toEqual([{ team: 'finance-bi', notify: ['finance-bi@example.com'], columns: [] }, { team: 'marketing-analytics', notify: ['marketing-analytics@example.com'], columns: [] }]);
+    expect(contract.schema.columns.map((c) => c.typeText)).toEqual(['string', 'string', 'int64', 'float64', 'date', 'timestamp']);
+    expect(contract.schema.columns[2]).toMatchObject({ min: 1, max: 1000, required: true });
+    expect(contract.sla).toMatchObject({ maxLagHours: 24, freshnessColumn: 'loaded_at' });
+  });
+
+  it('duckdb-post: DuckDB types, allowed values on an integer kept as a comment', () => {
+    const { contract, text, warnings } = imported('orders.duckdb-post.yaml');
+    expect(contract.schema.columns.map((c) => c.typeText)).toEqual(['int64', 'string', 'decimal(18,3)', 'int64', 'timestamp_ntz']);
+    expect(contract.schema.columns[0]).toMatchObject({ required: true, unique: true });
+    expect(text).toContain('# not enforced: allowed values [1, 2, 3]: enum applies to string columns');
+    expect(warnings).toContainEqual(expect.stringMatching(/^19:14 columns\[3\]\.allowed allowed values \[1, 2, 3\]/));
+  });
+});
+
+describe('import: dbt and JSON Schema', () => {
+  it('dbt: data_type, constraints, tests and source freshness; relationships is a comment and a warning', () => {
+    const { contract, text, warnings } = imported('schema.dbt.yml', { model: 'orders' });
+    expect(contract.schema.grain).toEqual(['order_id']);
+    expect(contract.schema.columns.map((c) => [c.name, c.typeText, c.required, c.unique])).toEqual([
+      ['order_id', 'string', true, true], ['customer_id', 'int64', true, false], ['status', 'string', true, false], ['amount', 'decimal(12,2)', false, false], ['_loaded_at', 'timestamp', false, false],
+    ]);
+    expect(contract.schema.columns[2]?.enum).toEqual(['placed', 'paid', 'cancelled']);
+    expect(contract.schema.columns[3]?.min).toBe(0);
+    expect(contract.sla).toMatchObject({ maxLagHours: 24, freshnessColumn: '_loaded_at' });
+    expect(warnings).toContainEqual(expect.stringMatching(/^19:13 models\[0\]\.columns\[1\]\.data_tests\[1\] relationships: customer_id references ref\('customers'\)\.customer_id/));
+    expect(text).toContain("# not enforced: relationships: customer_id references ref('customers').customer_id");
+    expect(warnings).toContainEqual(expect.stringMatching(/^46:19 sources\[0\]\.freshness\.warn_after/));
+  });
+
+  it('dbt: several models need --model, which is said with the names', () => {
+    const result = run('schema.dbt.yml');
+    expect(result.text).toBeUndefined();
+    expect(result.problems.map((p) => p.message)).toEqual([expect.stringContaining('3 models and source tables (orders, customers, shop.orders); pick one with --model <name>')]);
+    expect(imported('schema.dbt.yml', { model: 'customers' }).contract.schema.columns[0]).toMatchObject({ required: true, unique: true });
+  });
+
+  it('JSON Schema 2020-12: required without null, enums, bounds, formats, $ref; additionalProperties false', () => {
+    const { contract, text } = imported('order.schema.json');
+    const byName = Object.fromEntries(contract.schema.columns.map((c) => [c.name, c]));
+    expect(contract.schema.extraColumns).toBe('reject');
+    expect(byName.amount).toMatchObject({ typeText: 'float64', required: true, min: 0, max: 100000 });
+    expect(byName.quantity).toMatchObject({ typeText: 'int64', min: 1 });
+    expect(byName.ordered_at).toMatchObject({ typeText: 'timestamp', required: true });
+    expect(byName.delivery_date).toMatchObject({ typeText: 'date', required: false });
+    expect(byName.coupon).toMatchObject({ required: false, maxLength: 32 });
+    expect(byName.customer?.pattern).toMatch(/^\^\[0-9a-fA-F\]\{8\}/);
+    expect(text).toContain('# not enforced: email format email');
+  });
+
+  it('JSON Schema draft 7: anyOf with null, an array left out with a warning, a title made a dataset name', () => {
+    const { contract, warnings } = imported('draft7.schema.json');
+    expect(contract.name).toBe('shipment_legs');
+    expect(contract.schema.columns.map((c) => c.name)).toEqual(['shipment_id', 'leg', 'weight_kg', 'shipped_on']);
+    expect(contract.schema.columns[0]).toMatchObject({ minLength: 10, maxLength: 10, required: true });
+    expect(warnings).toContainEqual(expect.stringMatching(/^10:13 properties\.tags property tags of type array/));
+  });
+});
+
+describe('import: detection, defaults and refusals', () => {
+  const detect = (text: string) => detectSource(new SourceNodes(new YamlReader(text, 'x.yaml')));
+
+  it.each([
+    ['orders_v1.pipeline-post.yaml', 'pipeline-post'], ['orders.lesson.yaml', 'lesson'], ['orders.skill.yaml', 'skill'],
+    ['orders.duckdb-post.yaml', 'duckdb-post'], ['schema.dbt.yml', 'dbt'], ['order.schema.json', 'jsonschema'], ['draft7.schema.json', 'jsonschema'],
+  ])('detects %s as %s', (file, source) => {
+    expect(detect(readFileSync(join(FIXTURES, file), 'utf8'))).toMatchObject({ kind: 'source', source });
+  });
+
+  it('recognises contracts that need no import, and says what it looked for otherwise', () => {
+    expect(detect(readFileSync('contracts/orders.v1.yaml', 'utf8')).kind).toBe('native');
+    expect(detect('apiVersion: v3.1.0\nkind: DataContract\nid: x\n').kind).toBe('odcs');
+    const result = importContract('rows: 3\n', 'mystery.yaml', { from: 'auto' });
+    expect(result.problems[0]).toMatchObject({ severity: 'error', code: 'not_convertible', line: 1, column: 1 });
+    expect(result.problems[0]?.message).toContain('name it with --from');
+  });
+
+  it('uses the caller\'s defaults instead of placeholders', () => {
+    const result = run('orders.duckdb-post.yaml', { defaults: { notify: ['data@example.com'], format: 'csv', team: 'shop-data' } });
+    const contract = parseContract(result.text!, result.fileName!).contract;
+    expect(contract).toMatchObject({ owner: { team: 'shop-data', notify: ['data@example.com'] }, produces: { format: 'csv' } });
+    expect(result.text).not.toContain(NOTIFY_PLACEHOLDER);
+  });
+
+  it('refuses what it cannot convert, every problem with its position and the fix', () => {
+    const text = 'version: 2\nmodels:\n  - name: orders\n    columns:\n      - name: id\n      - name: amount\n        data_type: money\n';
+    const result = importContract(text, 'schema.yml', { from: 'dbt' });
+    expect(result.text).toBeUndefined();
+    expect(result.problems.map((p) => [p.line, p.column, p.path])).toEqual([[5, 9, 'models[0].columns[0].data_type'], [7, 20, 'models[0].columns[1].data_type']]);
+    expect(result.problems[0]?.message).toContain('has no data_type; add data_type:');
+    expect(result.problems[1]?.message).toContain('unknown data_type "money"');
+  });
+
+  it('refuses a legacy partition it cannot read as a template', () => {
+    const result = importContract('dataset: orders\npartition: "day={{ ds_nodash }}"\ncolumns:\n  - { name: id, type: integer }\n', 'orders.yaml', { from: 'auto' });
+    expect(result.problems.filter((p) => p.severity === 'error').map((p) => [p.line, p.path])).toEqual([[2, 'partition']]);
+  });
+});
