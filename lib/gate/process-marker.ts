@@ -58,10 +58,10 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
   const layout = deps.layout ?? DEFAULT_LAYOUT;
   const address = parseMarkerKey(layout, key);
   if (!address) return ignored(layout, key);
-  const marker = await deps.store.head(key);
-  if (!marker) return { status: 'nothing_to_do', key, reason: 'the marker is gone: this drop was already carried out' };
   // Past the deadline even the release is not started: the lease then expires a minute after it.
   const settle = { ...deps, layout, lease: deps.lease ?? defaultLease(deps) };
+  const marker = await deps.store.head(key);
+  if (!marker) return { status: 'nothing_to_do', key, reason: await finishPartition(settle, address) };
   const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier));
   if (!decision) return { status: 'handed_off', key, reason: 'a partition past the fan-out threshold: a distributed run validates it and records the decision' };
   return { status: MARKER_STATUS[decision.outcome], key, decision };
@@ -103,7 +103,7 @@ export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: st
   const key = decisionKeyOf(deps.layout, address, tag);
   const lease = deps.lease ?? defaultLease({ clock: deps.clock });
   return withPartitionLease(deps.store, leaseKey(deps.layout, address), lease, deps.clock, async () => {
-    const earlier = await finishEarlier(deps, address, key);
+    const { earlier } = await finishEarlier(deps, address, key);
     const recorded = (await readRecorded(deps.store, key)) ?? (await decideOnce(deps.store, key, () => decideMine(earlier)));
     return recorded && carryOut(deps, recorded);
   });
@@ -115,19 +115,41 @@ export function decisionKeyOf(layout: GateLayout, address: DropAddress, tag: str
 
 /**
  * A handler that died mid carry-out, whose marker a newer drop then replaced, left its decision
- * unfinished: it is finished before the newer drop reads the partition. Returns every earlier decision.
+ * unfinished: it is finished before the newer drop reads the partition. Returns every earlier
+ * decision, and how many of them it finished.
  */
-async function finishEarlier(deps: SettleDeps, address: DropAddress, ownKey: string): Promise<Decision[]> {
+async function finishEarlier(deps: SettleDeps, address: DropAddress, ownKey: string): Promise<{ earlier: Decision[]; finished: number }> {
+  const earlier: Decision[] = [];
+  let finished = 0;
+  for (const key of await decisionKeys(deps, address, ownKey)) {
+    const recorded = await readRecorded(deps.store, key);
+    if (!recorded) continue;
+    if (recorded.decision.completed_at !== undefined) earlier.push(recorded.decision);
+    else {
+      earlier.push(await carryOut(deps, recorded));
+      finished += 1;
+    }
+  }
+  return { earlier, finished };
+}
+
+/**
+ * A redelivery whose marker is gone: the drop it announced was carried out, or a handler died
+ * after deciding it, once a newer drop of the partition had removed the marker they shared.
+ * Whatever such a handler left undone is finished here, so a lost handler never strands a decision.
+ */
+async function finishPartition(deps: SettleDeps, address: DropAddress): Promise<string> {
+  const lease = deps.lease ?? defaultLease({ clock: deps.clock });
+  const count = await withPartitionLease(deps.store, leaseKey(deps.layout, address), lease, deps.clock, async () => (await finishEarlier(deps, address, '')).finished);
+  return count === 0 ? 'the marker is gone: this drop was already carried out' : `the marker is gone; finished ${count} decided drop(s) of the partition a handler had left undone`;
+}
+
+async function decisionKeys(deps: SettleDeps, address: DropAddress, except: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const object of deps.store.list(statePrefix(deps.layout, 'decisions', address))) {
-    if (object.key !== ownKey && object.key.endsWith('.json')) keys.push(object.key);
+    if (object.key !== except && object.key.endsWith('.json')) keys.push(object.key);
   }
-  const earlier: Decision[] = [];
-  for (const key of keys) {
-    const recorded = await readRecorded(deps.store, key);
-    if (recorded) earlier.push(recorded.decision.completed_at === undefined ? await carryOut(deps, recorded) : recorded.decision);
-  }
-  return earlier;
+  return keys;
 }
 
 /** Unsafe keys say why (see unsafeMarkerKey) and are cut short: the result is logged, and a key may be forged to any length. */

@@ -61,12 +61,16 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   const lock = await lockServeDir(options.dir);
   const notifier = localNotifier({ file: join(options.dir, 'notifications.jsonl'), print: options.print });
   const running = new Set<{ readonly key: string; readonly done: Promise<void> }>();
+  const failed = new Map<string, ObjectCreatedEvent>();
   const outcomes: EventOutcome[] = [];
   // Set once the endpoint is up: no marker can arrive before anyone knows where to drop it.
   let deps: Parameters<typeof handleStorageEvent>[0] | undefined;
   const run = (event: ObjectCreatedEvent) => {
     if (!deps) return;
-    const entry = { key: event.key, done: handle(deps, event, options.print).then((outcome) => void outcomes.push(outcome)) };
+    const entry = { key: event.key, done: handle(deps, event, options.print).then((outcome) => {
+      outcomes.push(outcome);
+      if (outcome.failures.length > 0) failed.set(event.key, event);
+    }) };
     running.add(entry);
     void entry.done.finally(() => running.delete(entry));
   };
@@ -80,7 +84,10 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   deps = ready;
   const resume = async () => {
     const busy = new Set([...running].map((entry) => entry.key));
-    for (const event of await leftMarkers(store, layout, options.bucket)) if (!busy.has(event.key)) run(event);
+    // A failed delivery is delivered again even when its marker is gone: a decision may be left to finish.
+    const again = new Map([...failed, ...(await leftMarkers(store, layout, options.bucket)).map((event) => [event.key, event] as const)]);
+    failed.clear();
+    for (const event of again.values()) if (!busy.has(event.key)) run(event);
   };
   await resume().catch((error: unknown) => options.print(`gate: cannot search staging for interrupted drops: ${describeError(error)}`));
   const timers = [

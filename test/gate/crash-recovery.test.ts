@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { processMarker } from '../../lib/gate/process-marker.js';
 import { crashingStore, Crash } from '../fixtures/crashing-store.js';
-import { dropExample, gateDeps, MARKER } from '../fixtures/gate-fixture.js';
+import { dropExample, gateDeps, MARKER, NOW } from '../fixtures/gate-fixture.js';
 import { MemoryObjectStore } from '../fixtures/memory-object-store.js';
 import { expectNothingLost } from '../fixtures/no-loss.js';
 
@@ -34,5 +34,22 @@ describe.each(['good', 'bad'] as const)('a handler that dies before any storage 
       expect({ crashAt, ids: [...new Set(deps.notifier.notices.map((n) => n.id))] }).toEqual({ crashAt, ids: [expect.stringContaining('_gate/notices/')] });
       expect(deps.notifier.notices.length).toBeLessThanOrEqual(2);
     }
+  });
+});
+
+describe('a handler that dies after deciding, once a newer drop removed the marker they shared', () => {
+  it('is finished by the next delivery that finds no marker: files moved, the owner told once', async () => {
+    const store = new MemoryObjectStore();
+    await dropExample(store, 'good');
+    const dying = gateDeps(crashingStore(store, 6)); // decided, copied and _SUCCESS written; no staged file deleted yet
+    await expect(processMarker(dying, MARKER)).rejects.toBeInstanceOf(Crash);
+    await store.delete(MARKER);
+    const later = { ...gateDeps(store), notifier: dying.notifier, clock: () => NOW + 30 * 60_000 };
+    const result = await processMarker(later, MARKER);
+    expect(result).toMatchObject({ status: 'nothing_to_do', reason: expect.stringContaining('finished 1 decided drop') });
+    expect(store.keys('staging/')).toEqual([]);
+    expect(dying.notifier.notices.map((n) => n.attributes.outcome)).toEqual(['published']);
+    expect((await processMarker(later, MARKER)).status).toBe('nothing_to_do');
+    expect(dying.notifier.notices).toHaveLength(1);
   });
 });
