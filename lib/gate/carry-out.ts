@@ -59,12 +59,22 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
   const prefix = publishedPrefix(layout, decision.address);
   const successKey = `${prefix}${layout.success}`;
   const current = await readJson(store, successKey);
-  if (current?.attempt === decision.attempt) return [];
+  if (current?.attempt !== decision.attempt) {
+    const changed = await copyAndManifest(store, decision, prefix, successKey, current !== undefined);
+    if (changed.length > 0) return changed;
+  }
+  // Also when _SUCCESS was already there: a handler may have died between writing it and this.
+  const keep = new Set([successKey, ...decision.files.map((file) => `${prefix}${file.relative}`)]);
+  await setAsideLeftovers(store, prefix, replacedPrefix(layout, decision), keep);
+  return [];
+}
+
+async function copyAndManifest(store: ObjectStore, decision: Decision, prefix: string, successKey: string, backfill: boolean): Promise<ChangedFile[]> {
   // Checked before the old manifest goes, so a drop that changed leaves the last publish standing.
   const changed = await changedFiles(store, decision.files);
   if (changed.length > 0) return changed;
   // A backfill: the old manifest goes first, so no consumer reads new files under it.
-  if (current) await store.delete(successKey);
+  if (backfill) await store.delete(successKey);
   const published = [];
   for (const file of decision.files) {
     const key = `${prefix}${file.relative}`;
@@ -73,7 +83,6 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
     published.push({ key, size: file.size, etag: copied.etag });
   }
   await createOnce(store, successKey, successManifest(decision, published), decision.attempt);
-  await setAsideLeftovers(store, prefix, replacedPrefix(layout, decision), new Set([successKey, ...published.map((p) => p.key)]));
   return [];
 }
 

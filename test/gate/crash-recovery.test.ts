@@ -53,3 +53,30 @@ describe('a handler that dies after deciding, once a newer drop removed the mark
     expect(dying.notifier.notices).toHaveLength(1);
   });
 });
+
+describe('a backfill whose handler dies before any storage call', () => {
+  it('ends, on the next delivery, with exactly the new files published and the old ones set aside', async () => {
+    const backfill = async (store: MemoryObjectStore) => {
+      const { files } = await dropExample(store, 'good');
+      await processMarker(gateDeps(store), MARKER);
+      // The same rows under new names: the old names leave the partition.
+      for (const [i, file] of files.entries()) await store.put(`staging/orders/v1/dt=2026-11-29/renamed-${i}.parquet`, file.bytes);
+      await store.put(MARKER, '');
+      return files;
+    };
+    for (let crashAt = 1; ; crashAt++) {
+      const store = new MemoryObjectStore();
+      const files = await backfill(store);
+      const dying = crashingStore(store, crashAt);
+      const died = await processMarker(gateDeps(dying), MARKER).then(() => false, (error: unknown) => error instanceof Crash);
+      if (!died) break;
+      await processMarker({ ...gateDeps(store), clock: () => NOW + 30 * 60_000 }, MARKER);
+      expect({ crashAt, published: store.keys('published/') }).toEqual({
+        crashAt,
+        published: ['_SUCCESS', 'renamed-0.parquet', 'renamed-1.parquet'].map((name) => `published/orders/v1/dt=2026-11-29/${name}`),
+      });
+      const aside = store.keys('_gate/replaced/');
+      expect({ crashAt, aside: aside.map((key) => key.split('/').at(-1)) }).toEqual({ crashAt, aside: files.map((f) => f.key.split('/').at(-1)) });
+    }
+  });
+});
