@@ -40,7 +40,7 @@ function chooseEntry(c: ImportContext, wanted: string | undefined): DbtEntry | u
   const listed = names.join(', ') || 'none';
   if (wanted !== undefined) {
     // A model and the source table it is built from often share a name: the model is meant, and takes the table's freshness.
-    const found = models.find((e) => e.name === wanted) ?? entries.find((e, i) => names[i] === wanted) ?? entries.find((e) => e.name === wanted);
+    const found = models.find((e) => e.name === wanted) ?? entries.find((_, i) => names[i] === wanted) ?? entries.find((e) => e.name === wanted);
     if (!found) c.log.error('models', nodes.root, `--model ${wanted}: no model or source table is named so; there are: ${listed}`);
     return found;
   }
