@@ -1,6 +1,6 @@
 import { GateError } from '../errors.js';
 import type { Notice, Notifier } from '../notify/notifier.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import { readVersion, type ObjectStore } from '../storage/object-store.js';
 
 export interface NotifyOnceOptions {
   /**
@@ -82,13 +82,12 @@ async function takeOver(store: ObjectStore, key: string, body: string, etag: str
 }
 
 async function readClaim(store: ObjectStore, key: string): Promise<{ claim: Claim; etag: string } | undefined> {
-  const info = await store.head(key);
-  if (!info) return undefined;
-  const bytes = await store.read(key, 0, info.size, { ifMatch: info.etag }).catch(() => undefined);
+  const read = await readVersion(store, key);
+  if (!read) return undefined;
   try {
-    const parsed = JSON.parse(new TextDecoder().decode(bytes)) as Partial<Claim>;
-    return { claim: { token: String(parsed.token), subject: String(parsed.subject), ...(parsed.state ? { state: parsed.state } : {}) }, etag: info.etag };
+    const parsed = JSON.parse(new TextDecoder().decode(read.bytes)) as Partial<Claim>;
+    return { claim: { token: String(parsed.token), subject: String(parsed.subject), ...(parsed.state ? { state: parsed.state } : {}) }, etag: read.etag };
   } catch {
-    return { claim: { token: '', subject: '' }, etag: info.etag };
+    return { claim: { token: '', subject: '' }, etag: read.etag }; // not ours: someone else's to send
   }
 }

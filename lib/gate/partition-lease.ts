@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GateError } from '../errors.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import { readVersion, type ObjectStore } from '../storage/object-store.js';
 import { statePrefix, type DropAddress, type GateLayout } from './gate-layout.js';
 
 /**
@@ -82,17 +82,15 @@ async function tryTake(store: ObjectStore, key: string, record: LeaseRecord, set
 }
 
 async function readLease(store: ObjectStore, key: string): Promise<{ record: LeaseRecord; etag: string } | undefined> {
-  const info = await store.head(key);
-  if (!info) return undefined;
-  const bytes = await store.read(key, 0, info.size, { ifMatch: info.etag }).catch(() => undefined);
-  if (!bytes) return undefined; // replaced or released between the two calls: look again
+  const read = await readVersion(store, key);
+  if (!read) return undefined;
   try {
-    const record = JSON.parse(new TextDecoder().decode(bytes)) as Partial<LeaseRecord>;
-    if (typeof record.holder === 'string' && typeof record.expires_at === 'string') return { record: record as LeaseRecord, etag: info.etag };
+    const record = JSON.parse(new TextDecoder().decode(read.bytes)) as Partial<LeaseRecord>;
+    if (typeof record.holder === 'string' && typeof record.expires_at === 'string') return { record: record as LeaseRecord, etag: read.etag };
   } catch {
     // not a lease we wrote: treat as expired, so it cannot block the partition forever
   }
-  return { record: { holder: 'unknown', token: '', expires_at: new Date(0).toISOString() }, etag: info.etag };
+  return { record: { holder: 'unknown', token: '', expires_at: new Date(0).toISOString() }, etag: read.etag };
 }
 
 function isConflict(error: unknown): boolean {

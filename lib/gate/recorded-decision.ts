@@ -1,5 +1,5 @@
 import { GateError } from '../errors.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import { readVersion, type ObjectStore } from '../storage/object-store.js';
 import { parseDecision, type Decision } from './decision.js';
 
 /** A decision as stored under `_gate/decisions/`, with the ETag that a change of it must match. */
@@ -10,17 +10,11 @@ export interface RecordedDecision {
 }
 
 export async function readRecorded(store: ObjectStore, key: string): Promise<RecordedDecision | undefined> {
-  const info = await store.head(key);
-  if (!info) return undefined;
-  const bytes = await store.read(key, 0, info.size, { ifMatch: info.etag }).catch((error: unknown) => {
-    if (error instanceof GateError && error.code === 'precondition_failed') return undefined;
-    throw error;
-  });
-  // Changed between the two calls: the newer record is what counts.
-  if (!bytes) return readRecorded(store, key);
-  const decision = parseDecision(new TextDecoder().decode(bytes));
+  const read = await readVersion(store, key);
+  if (!read) return undefined;
+  const decision = parseDecision(new TextDecoder().decode(read.bytes));
   if (!decision) throw new GateError('storage_failed', `${key} exists but cannot be read as a decision`);
-  return { key, etag: info.etag, decision };
+  return { key, etag: read.etag, decision };
 }
 
 /** The first record of a drop's decision: concurrent deciders converge on whichever landed first. */

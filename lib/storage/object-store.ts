@@ -53,6 +53,23 @@ export async function readWhole(store: ObjectStore, key: string): Promise<Uint8A
   return info ? store.read(key, 0, info.size) : undefined;
 }
 
+/**
+ * An object's bytes with the ETag they have, read in one version even if it is replaced between
+ * the HEAD and the GET (the read is pinned, and tried again on the newer version). Undefined
+ * when the key is absent. A record the gate replaces by compare-and-swap is read this way.
+ */
+export async function readVersion(store: ObjectStore, key: string): Promise<{ bytes: Uint8Array; etag: string } | undefined> {
+  for (;;) {
+    const info = await store.head(key);
+    if (!info) return undefined;
+    try {
+      return { bytes: await store.read(key, 0, info.size, { ifMatch: info.etag }), etag: info.etag };
+    } catch (error) {
+      if (!(error instanceof GateError && (error.code === 'precondition_failed' || error.code === 'not_found'))) throw error;
+    }
+  }
+}
+
 /** Rejects a byte range no store can serve: [start, end) of whole, non-negative offsets. */
 export function checkRange(where: string, start: number, end: number): void {
   if (Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 0 && end >= start) return;
