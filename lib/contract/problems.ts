@@ -22,7 +22,7 @@ export type ProblemCode =
   | 'name_mismatch'
   /** A setting the contract leaves out, taken from the caller's ContractDefaults (a warning). */
   | 'default_used'
-  /** Import: a source the importer cannot turn into a contract, or a rule the gate cannot carry. */
+  /** A source the importer cannot turn into a contract, or a rule (or ODCS table) the gate cannot carry. */
   | 'not_convertible'
   | 'not_enforced'
   /** Import: a value the source does not give, written as a placeholder to fill in. */

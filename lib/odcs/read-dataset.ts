@@ -34,7 +34,11 @@ export function readDataset(reader: YamlReader, top: Entries, root: Node | null,
   return chosen ? readObject(reader, chosen.node, chosen.path) : undefined;
 }
 
-/** Several objects are several datasets: `contractGate.dataset` names ours, nothing is guessed. */
+/**
+ * Several objects are several datasets and a contract gates one. `contractGate.dataset` names it;
+ * without it the first is gated, with a warning naming the rest, since the document is valid ODCS
+ * and the dataset name (from the contract or that object) says which drops it governs.
+ */
 function chooseObject(reader: YamlReader, objects: { node: Node | null; path: string }[], top: Entries, custom: CustomValues): { node: Node | null; path: string } | undefined {
   const names = objects.map((o) => [peekChild(reader, o.node, 'name'), peekChild(reader, o.node, 'physicalName')].filter((n) => typeof n === 'string'));
   const quoted = names.map((n) => `"${n[0] ?? '?'}"`);
@@ -48,10 +52,11 @@ function chooseObject(reader: YamlReader, objects: { node: Node | null; path: st
       return index < 0 ? undefined : objects[index];
     });
   }
-  if (objects.length === 1) return objects[0];
-  reader.report('invalid_value', 'schema', top.get('schema')?.value,
-    `the contract describes ${objects.length} schema objects (${listed}) and a contract-gate contract is one dataset; name it with the custom property contractGate.dataset`);
-  return undefined;
+  if (objects.length > 1) {
+    reader.report('not_enforced', 'schema', top.get('schema')?.value,
+      `the contract describes ${objects.length} schema objects (${listed}) and a contract-gate contract is one dataset: the first, ${quoted[0]}, is gated and the others are not enforced; name the one to gate with the custom property contractGate.dataset, or give each table a contract file of its own`, 'warning');
+  }
+  return objects[0];
 }
 
 function readObject(reader: YamlReader, node: Node | null, path: string): DatasetRead | undefined {

@@ -54,11 +54,14 @@ describe('ODCS → contract: the basics', () => {
     expect(sunset.contract).toMatchObject({ status: 'deprecated', sunset: '2027-06-30' });
   });
 
-  it('requires the one dataset to be named when the contract has several schema objects', () => {
+  it('gates the first of several schema objects with a warning naming the others, or the one contractGate.dataset names', () => {
     const two = odcs(ID, '  - name: customers', '    properties:', '      - name: customer_id', '        logicalType: string');
-    expect(problemsIn(two)).toEqual([{ code: 'invalid_value', severity: 'error', path: 'schema', line: 17, column: 3 }]);
+    expect(problemsIn(two)).toEqual([{ code: 'not_enforced', severity: 'warning', path: 'schema', line: 17, column: 3 }]);
     expect(load(two).problems[0]?.message).toContain('("orders", "customers")');
+    expect(load(two).problems[0]?.message).toContain('the first, "orders", is gated');
+    expect(load(two).contract?.schema.columns.map((c) => c.name)).toEqual(['order_id']);
     const named = load(`${two}customProperties:\n  - property: contractGate.dataset\n    value: customers\n`);
+    expect(named.problems).toEqual([]);
     expect(named.contract?.schema.columns.map((c) => c.name)).toEqual(['customer_id']);
   });
 });

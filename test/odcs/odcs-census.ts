@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ContractDefaults } from '../../lib/contract/contract-defaults.js';
 import { parseContract } from '../../lib/contract/load-contract.js';
 
@@ -17,11 +16,7 @@ export interface CensusEntry {
   readonly verdict: Verdict;
   /** Error lines when refused, else warning lines. */
   readonly problems: readonly string[];
-  /** Refused only because it describes several schema objects, and loads once contractGate.dataset names the first. */
-  readonly loadsWithDataset: boolean;
 }
-
-const SEVERAL_OBJECTS = /describes \d+ schema objects/;
 
 /** Loads every YAML file of `dir` with the census defaults. */
 export function runCensus(dir: string, defaults: ContractDefaults = CENSUS_DEFAULTS): CensusEntry[] {
@@ -31,22 +26,8 @@ export function runCensus(dir: string, defaults: ContractDefaults = CENSUS_DEFAU
     const errors = problems.filter((p) => p.severity === 'error');
     const lines = (contract ? problems : errors).map((p) => `${p.line}:${p.column} [${p.code}] ${p.path}: ${p.message}`);
     const verdict: Verdict = contract ? (problems.length > 0 ? 'warnings' : 'clean') : 'refused';
-    const several = !contract && errors.some((p) => SEVERAL_OBJECTS.test(p.message));
-    const loadsWithDataset = several && parseContract(namingFirstObject(text), file, { defaults }).contract !== undefined;
-    return { file, verdict, problems: lines, loadsWithDataset };
+    return { file, verdict, problems: lines };
   });
-}
-
-/** The document with `contractGate.dataset` naming its first schema object: what its author would add. */
-function namingFirstObject(text: string): string {
-  const doc = parseDocument(text);
-  const schema = doc.get('schema');
-  const first = isSeq(schema) ? (schema as YAMLSeq).getIn([0, 'name']) : undefined;
-  const custom = doc.get('customProperties');
-  const entry = doc.createNode({ property: 'contractGate.dataset', value: first });
-  if (isSeq(custom)) custom.add(entry);
-  else doc.set('customProperties', [entry]);
-  return doc.toString({ lineWidth: 0 });
 }
 
 /** The census as text: counts, then every refusal with its reasons. */
@@ -60,7 +41,6 @@ export function formatCensus(entries: readonly CensusEntry[]): string {
     `  loaded with warnings  ${count('warnings')}`,
     `  refused               ${count('refused')}`,
     `  loaded                ${loaded} (${percent(loaded)} %)`,
-    `  of the refused, load once contractGate.dataset names one of their several schema objects: ${entries.filter((e) => e.loadsWithDataset).length}`,
     '',
   ];
   for (const entry of entries.filter((e) => e.verdict === 'refused')) lines.push(`refused ${entry.file}`, ...entry.problems.map((p) => `    ${p}`));
