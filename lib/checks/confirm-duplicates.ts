@@ -2,10 +2,10 @@ import { GateError } from '../errors.js';
 import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
-import type { Sample } from '../report/report.js';
 import { MAX_SAMPLES } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
-import { keyDisplay, keyIdentity } from './key-values.js';
+import { DuplicateTally, type DuplicateSummary, type KeyOccurrence } from './duplicate-tally.js';
+import { keyDisplay, keyHashAt } from './key-values.js';
 import type { KeyColumns, PartitionState } from './partition-state.js';
 import { checkFileSchema, type ReadableColumn } from './schema-check.js';
 import type { PartitionFile } from './partition-file.js';
@@ -15,45 +15,62 @@ import { INVALID } from './coerce-value.js';
 /** Above this many candidate rows in a file, the file's key columns are read whole instead. */
 const MAX_ROWS_READ_ALONE = 64;
 
-/** A re-read row whose key hash repeated: where it is (file, row within the file) and its key. */
-export interface KeyOccurrence { readonly fileIndex: number; readonly row: number; readonly sample: Sample }
-
-/** Occurrences by the exact identity of their key; a group of two or more is a duplicate. */
-export type KeyGroups = Map<string, KeyOccurrence[]>;
-
 /** What to re-read of one file for one key set: rows within the file whose hash repeats. */
 export interface CandidateRows {
   readonly keySet: KeyColumns;
-  readonly rows: ReadonlySet<number>;
-  /** Where the re-read rows are filed, shared across the files of the key set. */
-  readonly groups: KeyGroups;
+  /** Rows within the file, ascending. */
+  readonly rows: Uint32Array;
+  /** Where the re-read rows are counted, shared across the files of the key set. */
+  readonly tally: DuplicateTally;
 }
 
 /**
  * The second pass of uniqueness: rows whose key hashes collided are re-read and compared by
  * value, so a hash collision can never fail a good partition. A clean partition has no
- * candidates and never gets here.
+ * candidates and never gets here; a file uploaded twice is one more pass over its key columns.
  */
 export async function confirmDuplicates(state: PartitionState, files: readonly PartitionFile[]): Promise<void> {
-  const pending = state.keySets.map((keySet) => ({ keySet, candidates: keySet.hashes.candidates(), groups: new Map() as KeyGroups }));
+  const pending = state.keySets.map((keySet) => {
+    const candidates = keySet.hashes.candidates();
+    return { keySet, candidates, tally: new DuplicateTally(candidates.length) };
+  });
   const active = pending.filter((p) => p.candidates.length > 0);
   if (active.length === 0) return;
   for (const [index, file] of files.entries()) {
     const start = state.fileStarts[index] ?? 0;
     const end = state.fileStarts[index + 1] ?? state.scanned;
     const here = active
-      .map(({ keySet, candidates, groups }) => ({ keySet, groups, rows: new Set(candidates.filter((o) => o >= start && o < end).map((o) => o - start)) }))
-      .filter((p) => p.rows.size > 0);
+      .map(({ keySet, candidates, tally }) => ({ keySet, tally, rows: rowsWithin(candidates, start, end) }))
+      .filter((p) => p.rows.length > 0);
     if (here.length > 0) await rereadKeys(state.plan, state.reads, file, index, here);
   }
   const ordinal = (o: KeyOccurrence) => (state.fileStarts[o.fileIndex] ?? 0) + o.row;
-  for (const { keySet, groups } of active) logDuplicates(state.log, keySet, groups, ordinal);
+  for (const { keySet, tally } of active) logDuplicates(state.log, keySet, [tally.summary()], ordinal);
+}
+
+/** The ascending ordinals in [start, end), as rows of the file that starts at `start`. */
+export function rowsWithin(ordinals: Uint32Array, start: number, end: number): Uint32Array {
+  const rows = ordinals.subarray(firstAtLeast(ordinals, start), firstAtLeast(ordinals, end)).slice();
+  for (let i = 0; i < rows.length; i++) rows[i]! -= start;
+  return rows;
+}
+
+function firstAtLeast(sorted: Uint32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**
- * The value comparison: re-reads one file's candidate rows and files each under its key's exact
- * identity. Takes rows within the file, so a caller that found the candidates elsewhere (a
- * shard of a distributed run) confirms them with the same code.
+ * The value comparison: re-reads one file's candidate rows, in one pass over its key columns
+ * (or row by row when they are few), and counts each by its key's exact identity. Takes rows
+ * within the file, so a caller that found the candidates elsewhere (a shard of a distributed
+ * run) confirms them with the same code.
  */
 export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: PartitionFile, fileIndex: number, pending: readonly CandidateRows[]): Promise<void> {
   const opened = await file.open();
@@ -61,24 +78,14 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     const table = openTable(plan.format, countedSource(opened.source, reads));
     const readable = checkFileSchema(plan, await table.schema(), file.path, new ViolationLog([]));
     const names = [...new Set(pending.flatMap((p) => p.keySet.columns))];
-    const rows = pending.flatMap((p) => [...p.rows]);
+    const count = pending.reduce((sum, p) => sum + p.rows.length, 0);
     // Each row read alone decodes its page again (about 4 ms a row on a 20k-row file): beyond a
     // few, one pass over the key columns, as the first pass made, is far cheaper.
-    const batches = table.readRows && rows.length <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows) : table.batches(names);
+    const rows = () => [...new Set(pending.flatMap((p) => Array.from(p.rows)))].sort((a, b) => a - b);
+    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names);
     for await (const batch of batches) {
       const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name))]));
-      for (const { keySet, rows: wanted, groups } of pending) {
-        const columns = keySet.columns.map((name) => values.get(name) ?? []);
-        const types = keySet.columns.map((name) => columnType(plan, name));
-        for (let i = 0; i < batch.rowCount; i++) {
-          const row = batch.rowStart + i;
-          if (!wanted.has(row)) continue;
-          const identity = keyIdentity(columns, i);
-          const group = groups.get(identity) ?? [];
-          groups.set(identity, group);
-          group.push({ fileIndex, row, sample: { file: file.path, row, value: keyDisplay(keySet.columns, types, columns, i) } });
-        }
-      }
+      for (const candidates of pending) tallyBatch(plan, file.path, fileIndex, candidates, values, batch);
     }
   } catch (error) {
     // A storage failure must fail the run (a retry confirms the keys); an unreadable file was
@@ -86,6 +93,24 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     if (error instanceof GateError) throw error;
   } finally {
     await opened.close();
+  }
+}
+
+/** Counts the batch's candidate rows of one key set; keeps a sample while the tally wants one. */
+function tallyBatch(plan: CheckPlan, path: string, fileIndex: number, candidates: CandidateRows, values: ReadonlyMap<string, ArrayLike<unknown>>, batch: { rowStart: number; rowCount: number }): void {
+  const { keySet, rows, tally } = candidates;
+  const columns = keySet.columns.map((name) => values.get(name) ?? []);
+  const end = batch.rowStart + batch.rowCount;
+  for (let at = firstAtLeast(rows, batch.rowStart); at < rows.length && rows[at]! < end; at++) {
+    const row = rows[at]!;
+    const i = row - batch.rowStart;
+    const hash = keyHashAt(columns, i);
+    if (hash !== hash) continue; // no complete key now: nulls are the required rule's to report
+    const group = tally.add(hash, columns, i);
+    if (tally.wantsSample()) {
+      const types = keySet.columns.map((name) => columnType(plan, name));
+      tally.keep(group, { fileIndex, row, sample: { file: path, row, value: keyDisplay(keySet.columns, types, columns, i) } });
+    }
   }
 }
 
@@ -109,14 +134,15 @@ function columnType(plan: CheckPlan, name: string): ColumnType | undefined {
 }
 
 /**
- * Logs a key set's duplicates: one per repeated key, samples in partition order. `ordinal` places
- * an occurrence in that order (the file's first row plus the row), however the groups were found.
+ * Logs a key set's duplicates from the summaries of disjoint parts (shards of a fan-out, or the
+ * one tally of a run): counts add up, samples are the first in partition order. `ordinal` places
+ * an occurrence in that order (the file's first row plus the row), however it was found.
  */
-export function logDuplicates(log: ViolationLog, keySet: KeyColumns, groups: KeyGroups, ordinal: (occurrence: KeyOccurrence) => number): void {
-  const duplicated = [...groups.values()].filter((g) => g.length > 1);
-  if (duplicated.length === 0) return;
-  const samples = duplicated.flat().sort((a, b) => ordinal(a) - ordinal(b)).slice(0, MAX_SAMPLES).map((o) => o.sample);
+export function logDuplicates(log: ViolationLog, keySet: KeyColumns, parts: readonly DuplicateSummary[], ordinal: (occurrence: KeyOccurrence) => number): void {
+  const count = parts.reduce((sum, part) => sum + part.count, 0);
+  if (count === 0) return;
+  const samples = parts.flatMap((part) => part.samples).sort((a, b) => ordinal(a) - ordinal(b)).slice(0, MAX_SAMPLES).map((o) => o.sample);
   const column = keySet.rule === 'unique' ? keySet.columns[0] : undefined;
   const what = keySet.rule === 'grain' ? `the grain (${keySet.columns.join(', ')})` : keySet.columns[0];
-  log.addTotal(keySet.rule, column, `{count} {value|values} of ${what} {occurs|occur} more than once`, duplicated.length, samples);
+  log.addTotal(keySet.rule, column, `{count} {value|values} of ${what} {occurs|occur} more than once`, count, samples);
 }

@@ -60,7 +60,7 @@ export class KeyHashes {
    * Ordinals whose hash occurs more than once, ascending: the only rows that can be duplicates.
    * Spends the store: its arrays are reordered in place to spare a copy of millions of hashes.
    */
-  candidates(): number[] {
+  candidates(): Uint32Array {
     const segments = this.segments();
     this.sealed.length = 0;
     return repeatedOrdinals(segments);

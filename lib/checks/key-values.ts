@@ -2,7 +2,7 @@ import type { ColumnType } from '../contract/column-type.js';
 import type { SampleValue } from '../report/report.js';
 import { INVALID } from './coerce-value.js';
 import { hashParts, hashValue } from './key-hash.js';
-import { asSafeNumber, hex, toSampleValue } from './sample-value.js';
+import { toSampleValue } from './sample-value.js';
 
 /** A row's key hash, or NaN when a part is null or did not parse (reported under other rules). */
 export function keyHashAt(columns: readonly ArrayLike<unknown>[], row: number): number {
@@ -12,19 +12,6 @@ export function keyHashAt(columns: readonly ArrayLike<unknown>[], row: number): 
   }
   const parts = columns.map((column) => column[row]);
   return parts.every(isKeyPart) ? hashParts(parts) : NaN;
-}
-
-/** The exact identity of a key, to confirm that equal hashes are equal values. */
-export function keyIdentity(columns: readonly ArrayLike<unknown>[], row: number): string {
-  let key = '';
-  for (const column of columns) {
-    const raw = column[row];
-    const part = asSafeNumber(raw);
-    const text = part instanceof Uint8Array ? `0x${hex(part)}` : String(part);
-    // Length-prefixed and typed, so parts cannot run into each other or pass for another type.
-    key += `${text.length}:${typeof part}:${text};`;
-  }
-  return key;
 }
 
 export function keyDisplay(names: readonly string[], types: readonly (ColumnType | undefined)[], columns: readonly ArrayLike<unknown>[], row: number): SampleValue {

@@ -24,24 +24,49 @@ interface SortedSegment {
 /**
  * Ordinals (positions across the segments, in order) whose hash repeats, ascending; NaN is no
  * key and never repeats. The segments' contents are reordered: the caller hands them over.
+ * Each bucket is counted and then swept once for its repeats, so a whole file uploaded twice
+ * (every hash repeating) costs what a clean one does.
  */
-export function repeatedOrdinals(segments: readonly Float64Array[]): number[] {
+export function repeatedOrdinals(segments: readonly Float64Array[]): Uint32Array {
   const sorted = sortSegments(joinSmall(segments));
   const sizes = new Uint32Array(BUCKETS);
   for (const segment of sorted) for (let b = 0; b < BUCKETS; b++) sizes[b]! += segment.starts[b + 1]! - segment.starts[b]!;
   const table = new RepeatTable(Math.max(0, ...sizes));
-  const repeated = new Set<number>();
-  for (let b = 0; b < BUCKETS; b++) if (sizes[b]! > 1) table.collect(sorted, b, sizes[b]!, repeated);
-  if (repeated.size === 0) return [];
-  // One scan of the buckets that hold a repeat, however many repeats there are.
-  const buckets = new Set([...repeated].map(bucketOf));
-  const ordinals: number[] = [];
-  for (const b of buckets) {
-    for (const { hashes, rows, starts, first } of sorted) {
-      for (let i = starts[b]!; i < starts[b + 1]!; i++) if (repeated.has(hashes[i]!)) ordinals.push(first + rows[i]!);
-    }
+  const found = new OrdinalList(sorted.reduce((sum, segment) => sum + segment.hashes.length, 0));
+  for (let b = 0; b < BUCKETS; b++) if (sizes[b]! > 1) table.collect(sorted, b, sizes[b]!, found);
+  return found.sorted();
+}
+
+/**
+ * The repeated ordinals as one bit each: set in bucket order, read back in ordinal order, so
+ * a million repeats need no sort and an eighth of a byte a row. Ordinals fit 32 bits, as rows do.
+ */
+class OrdinalList {
+  private readonly bits: Uint32Array;
+  private count = 0;
+
+  constructor(rows: number) {
+    this.bits = new Uint32Array(Math.ceil(rows / 32));
   }
-  return Array.from(Float64Array.from(ordinals).sort());
+
+  push(ordinal: number): void {
+    this.bits[ordinal >>> 5]! |= 1 << (ordinal & 31);
+    this.count += 1;
+  }
+
+  sorted(): Uint32Array {
+    const out = new Uint32Array(this.count);
+    let at = 0;
+    for (let word = 0; word < this.bits.length && at < out.length; word++) {
+      let bits = this.bits[word]!;
+      while (bits !== 0) {
+        const low = 31 - Math.clz32(bits & -bits);
+        out[at++] = word * 32 + low;
+        bits &= bits - 1;
+      }
+    }
+    return out;
+  }
 }
 
 function bucketOf(hash: number): number {
@@ -97,37 +122,45 @@ function sortSegments(segments: readonly { hashes: Float64Array; first: number }
   });
 }
 
-/** An open-addressing set reused bucket after bucket: small enough to stay in cache. */
+/** An open-addressing count table reused bucket after bucket: small enough to stay in cache. */
 class RepeatTable {
   private readonly slots: Float64Array;
+  private readonly counts: Uint32Array;
 
   constructor(largestBucket: number) {
     this.slots = new Float64Array(tableSize(largestBucket));
+    this.counts = new Uint32Array(this.slots.length);
   }
 
-  collect(segments: readonly SortedSegment[], bucket: number, size: number, repeated: Set<number>): void {
-    const slots = this.slots;
+  /** Counts the bucket's hashes, then sweeps the bucket again for the rows whose hash counted twice. */
+  collect(segments: readonly SortedSegment[], bucket: number, size: number, found: OrdinalList): void {
     const mask = tableSize(size) - 1;
-    slots.fill(NaN, 0, mask + 1);
+    this.slots.fill(NaN, 0, mask + 1);
+    this.counts.fill(0, 0, mask + 1);
+    let repeats = false;
     for (const { hashes, starts } of segments) {
-      for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) {
-        const hash = hashes[i]!;
-        // Both halves of the hash (see key-hash.ts fold): a double's low word is zeros for small ones.
-        const high = Math.floor(hash / TWO_POW_21);
-        let slot = ((hash - high * TWO_POW_21) ^ high) & mask;
-        for (;;) {
-          const held = slots[slot]!;
-          if (held !== held) {
-            slots[slot] = hash;
-            break;
-          }
-          if (held === hash) {
-            repeated.add(hash);
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
+      for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) if (++this.counts[this.slotOf(hashes[i]!, mask)]! > 1) repeats = true;
+    }
+    if (!repeats) return;
+    for (const { hashes, rows, starts, first } of segments) {
+      for (let i = starts[bucket]!; i < starts[bucket + 1]!; i++) if (this.counts[this.slotOf(hashes[i]!, mask)]! > 1) found.push(first + rows[i]!);
+    }
+  }
+
+  /** The slot holding `hash`, claimed for it when absent. */
+  private slotOf(hash: number, mask: number): number {
+    const slots = this.slots;
+    // Both halves of the hash (see key-hash.ts fold): a double's low word is zeros for small ones.
+    const high = Math.floor(hash / TWO_POW_21);
+    let slot = ((hash - high * TWO_POW_21) ^ high) & mask;
+    for (;;) {
+      const held = slots[slot]!;
+      if (held === hash) return slot;
+      if (held !== held) {
+        slots[slot] = hash;
+        return slot;
       }
+      slot = (slot + 1) & mask;
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { SliceResult } from '../checks/check-slice.js';
-import { logDuplicates, type KeyGroups } from '../checks/confirm-duplicates.js';
+import { logDuplicates } from '../checks/confirm-duplicates.js';
 import { finishRun, type CheckRun, type PartitionFile } from '../checks/validate-partition.js';
 import { ViolationLog } from '../checks/violation-log.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
@@ -30,11 +30,8 @@ function confirmedSlice(context: RunContext, lastFile: number, results: readonly
   const log = new ViolationLog([]);
   const reads: ReadStats = { bytes: 0, requests: 0 };
   for (const [index, keySet] of context.keySets.entries()) {
-    const groups: KeyGroups = new Map();
-    for (const shard of shards.filter((s) => s.keySet === index)) {
-      for (const { identity, occurrences } of shard.duplicates) groups.set(identity, [...occurrences]);
-    }
-    logDuplicates(log, keySet, groups, (o) => (starts[o.fileIndex] ?? 0) + o.row);
+    const parts = shards.filter((s) => s.keySet === index).map((s) => s.duplicates);
+    logDuplicates(log, keySet, parts, (o) => (starts[o.fileIndex] ?? 0) + o.row);
   }
   for (const shard of shards) {
     reads.bytes += shard.reads.bytes;

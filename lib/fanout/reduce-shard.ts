@@ -1,4 +1,5 @@
-import { rereadKeys, type KeyGroups, type KeyOccurrence } from '../checks/confirm-duplicates.js';
+import { rereadKeys } from '../checks/confirm-duplicates.js';
+import { DuplicateTally, type DuplicateSummary } from '../checks/duplicate-tally.js';
 import { KeyHashes } from '../checks/key-hashes.js';
 import { GateError } from '../errors.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
@@ -12,7 +13,8 @@ import { decodePairs } from './key-parts.js';
 export interface ShardResult {
   readonly keySet: number;
   readonly shard: number;
-  readonly duplicates: readonly { readonly identity: string; readonly occurrences: readonly KeyOccurrence[] }[];
+  /** The shard's repeated keys, counted, with their first occurrences: shards share no key, so they add up. */
+  readonly duplicates: DuplicateSummary;
   /** What re-reading the candidate rows fetched, for the report's stats. */
   readonly reads: ReadStats;
 }
@@ -31,17 +33,17 @@ export async function reduceShard(deps: FanoutDeps, run: FanoutRun, keySet: numb
   if (!set || shard < 0 || shard >= 2 ** run.shardBits) throw new GateError('bad_arguments', `no shard ${keySet}-${shard} in this run`);
   if (await isDecided(deps, run)) return { status: 'skipped', keySet, shard, reason: 'the drop is decided already' };
   const items = await requireRecord<FanoutItem[]>(deps.store, context.keys.items, 'the plan step');
-  const groups: KeyGroups = new Map();
   const reads: ReadStats = { bytes: 0, requests: 0 };
-  for (const [fileIndex, rows] of await repeatedRows(deps, context, keySet, shard)) {
+  const repeated = await repeatedRows(deps, context, keySet, shard);
+  const tally = new DuplicateTally([...repeated.values()].reduce((sum, rows) => sum + rows.size, 0));
+  for (const [fileIndex, rows] of repeated) {
     const item = items[fileIndex];
     if (!item) throw new GateError('storage_failed', `${context.keys.keyParts(keySet, shard)} has a part for file ${fileIndex}, which the plan does not list`);
-    await rereadKeys(context.plan, reads, objectFile(deps.store, item), fileIndex, [{ keySet: set, rows, groups }]);
+    await rereadKeys(context.plan, reads, objectFile(deps.store, item), fileIndex, [{ keySet: set, rows: Uint32Array.from(rows).sort(), tally }]);
   }
-  const duplicates = [...groups].filter(([, occurrences]) => occurrences.length > 1).map(([identity, occurrences]) => ({ identity, occurrences }));
-  const result: ShardResult = { keySet, shard, duplicates, reads };
+  const result: ShardResult = { keySet, shard, duplicates: tally.summary(), reads };
   await putRecord(deps.store, context.keys.shardResult(keySet, shard), result);
-  return { status: 'reduced', keySet, shard, duplicates: duplicates.length };
+  return { status: 'reduced', keySet, shard, duplicates: result.duplicates.count };
 }
 
 /** The rows, by file, whose hash occurs more than once across every file's part of the shard. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeOrders, ordersToParquet, ORDERS_PARQUET_SCHEMA, type Plant } from '../fixtures/orders-fixture.js';
-import { counts, memoryFile, NEXT_MORNING, ordersContract, validate } from '../fixtures/partition.js';
+import { duckdbParquet } from '../fixtures/duckdb-parquet.js';
+import { contractFrom, counts, memoryFile, NEXT_MORNING, ordersContract, validate } from '../fixtures/partition.js';
 
 function ordersFile(path: string, rows: number, firstRow = 0, plant: Plant[] = [], rowGroupSize = 250_000) {
   return memoryFile(path, ordersToParquet(makeOrders({ rows, firstRow, plant }), { rowGroupSize }));
@@ -62,6 +63,17 @@ describe('validatePartition on Parquet', () => {
       { file: 'b.parquet', row: 10, value: 'ord_00000000' },
       { file: 'b.parquet', row: 11, value: 'ord_00000000' },
     ]);
+  });
+
+  it('counts every key of a DuckDB-written file uploaded twice, sampling the first occurrences', async () => {
+    const rows = 30_000;
+    const bytes = await duckdbParquet(`SELECT 'k' || (i % 10000) AS region, i // 10000 AS n FROM range(${rows}) t(i)`);
+    const contract = contractFrom(`name: twice\nversion: 1.0.0\nowner: { team: t, notify: [t@example.com] }\nproduces: { format: parquet, partition: "dt={ds}" }
+schema:\n  grain: [region, n]\n  columns:\n    - { name: region, type: string, required: true }\n    - { name: n, type: int64, required: true }\n`);
+    const report = await validate(contract, [memoryFile('a.parquet', bytes), memoryFile('b.parquet', bytes)]);
+    expect(counts(report)).toEqual({ grain: rows });
+    expect(report.violations[0]?.samples.map((s) => [s.file, s.row])).toEqual([0, 1, 2, 3, 4].map((row) => ['a.parquet', row]));
+    expect(report.violations[0]?.samples[0]?.value).toEqual({ region: 'k0', n: 0 });
   });
 
   it('checks a composite grain on the combination, and a null part as required', async () => {
