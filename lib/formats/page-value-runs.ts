@@ -3,7 +3,7 @@ import type { ColumnDecoder } from 'hyparquet/src/types.js';
 import { convert } from 'hyparquet/src/convert.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import type { ByteWindow } from './byte-window.js';
-import { hashPlainValues } from './parquet-key-hashes.js';
+import { hashByteRange } from '../checks/key-hash.js';
 import { RleCursor } from './rle-cursor.js';
 import { UnreadableError } from './table-file.js';
 
@@ -43,12 +43,40 @@ export function valueRun(window: ByteWindow, encoding: string | undefined, decod
 /** Like valueRun, as key hashes (PLAIN byte arrays hashed from the bytes, without a string). */
 export function hashRun(window: ByteWindow, encoding: string | undefined, dictionary: PageDictionary | undefined): ValueRun {
   if (encoding !== 'PLAIN') return lookUp(window, dictionary?.hashes(), (count) => new Float64Array(count));
-  return async (count) => {
-    // Hashed before the window moves on: no copy.
-    const reader = await byteArrays(window, count, false);
-    const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset, reader.view.byteLength);
-    return hashPlainValues(bytes, count);
-  };
+  return (count) => hashByteArrays(window, count);
+}
+
+/**
+ * The next `count` PLAIN byte arrays hashed in one walk over their bytes, each hashed where it
+ * lies: a whole page needs no fill, a streamed one fills when a value runs past what is made.
+ */
+async function hashByteArrays(window: ByteWindow, count: number): Promise<Float64Array> {
+  const hashes = new Float64Array(count);
+  for (let i = 0; i < count;) {
+    const { bytes, end } = window;
+    let at = window.at;
+    // As many values as lie whole in the window, without an await.
+    for (; i < count && at + 4 <= end; i++) {
+      const start = at + 4;
+      const stop = start + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
+      if (stop > end) break;
+      hashes[i] = hashByteRange(bytes, start, stop);
+      at = stop;
+    }
+    window.at = at;
+    if (i < count) await fillNextValue(window, i);
+  }
+  return hashes;
+}
+
+/** Makes the whole next value available, or says where the page ends inside it. */
+async function fillNextValue(window: ByteWindow, index: number): Promise<void> {
+  if (window.end - window.at < 4) await window.fill(4);
+  if (window.end - window.at < 4) throw new UnreadableError(`a page ends inside the length of value ${index} of a run`);
+  const { bytes, at } = window;
+  const span = 4 + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
+  if (window.end - at < span) await window.fill(span);
+  if (window.end - window.at < span) throw new UnreadableError(`value ${index} of a run goes ${span - (window.end - window.at)} bytes past the end of its page`);
 }
 
 /** Bytes a PLAIN value of a fixed-size type takes (booleans are bit-packed and not read here). */
