@@ -1,4 +1,4 @@
-import type { ColumnBatch } from '../formats/table-file.js';
+import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
@@ -28,7 +28,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     state.log.add('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
-  const decoded = columns.filter((c) => !batch.group || batch.columns.has(c.plan.spec.name));
+  const decoded = columns.filter((c) => !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name)));
   for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
   for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
@@ -41,10 +41,12 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
 function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<unknown> {
   const { spec } = column.plan;
   const raw = context.batch.columns.get(spec.name) ?? new Array(context.batch.rowCount).fill(null);
+  const detail = `{count} {row|rows} of ${spec.name} {is|are} not ${describeExpected(spec.type)}`;
+  const unparsed = context.batch.parsed?.get(spec.name);
+  if (unparsed) return parsedValues(context, raw, unparsed, spec.name, detail);
   const { coerce } = column;
   if (!coerce) return raw;
   const out = new Array<unknown>(raw.length);
-  const detail = `{count} {row|rows} of ${spec.name} {is|are} not ${describeExpected(spec.type)}`;
   for (let i = 0; i < raw.length; i++) {
     if (context.skip?.[i]) continue;
     const value = coerce(raw[i]);
@@ -52,6 +54,14 @@ function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<
     out[i] = value;
   }
   return out;
+}
+
+/** A column the reader parsed itself (ColumnBatch.parsed): the values are checked already. */
+function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparsed: readonly UnparsedField[], column: string, detail: string): ArrayLike<unknown> {
+  for (const { index, text } of unparsed) {
+    if (!context.skip?.[index]) context.state.log.add('type', column, detail, sampleAt(context, index, toSampleValue(text)));
+  }
+  return values;
 }
 
 function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
@@ -62,6 +72,10 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
   const freshness = state.plan.freshness?.column === spec.name;
   const missing = missingDetail(spec.name);
   const missingWhen = spec.requiredWhen ? `${missing} although ${spec.requiredWhen.column} is ${spec.requiredWhen.in.join(' or ')}` : missing;
+  // The batch's newest value, sampled once after the loop: rendering every new maximum of a
+  // column that only grows (an updated_at) would format a timestamp per row.
+  let newest = state.newest?.value;
+  let newestAt = -1;
   for (let i = 0; i < values.length; i++) {
     if (context.skip?.[i]) continue;
     const value = values[i];
@@ -74,10 +88,12 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
     for (const rule of rules) {
       if (rule.fails(value)) state.log.add(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
     }
-    if (freshness && (!state.newest || (value as number) > state.newest.value)) {
-      state.observeNewest(value as number, { file: context.file, row: null, value: toSampleValue(value, spec.type) });
+    if (freshness && (newest === undefined || (value as number) > newest)) {
+      newest = value as number;
+      newestAt = i;
     }
   }
+  if (newestAt >= 0) state.observeNewest(newest!, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
 }
 
 /** A key column read as hashes (see hash-only-columns.ts): only its nulls are left to check. */

@@ -47,7 +47,10 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     const columns = checkFileSchema(plan, schema, file.path, log);
     const keys = new Set<string>();
     const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group);
-    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns) };
+    const text = schema.kind === 'text';
+    // A text reader may parse fields by the contract's types itself, from the bytes.
+    const parse = text ? new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type])) : undefined;
+    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns, text), parse };
     for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));

@@ -10,7 +10,7 @@ const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2})(?::(\d{2})(?::(\d{2}))?|(\d{2}))?)?$/;
 
 /** The widest offset any zone has had or any writer emits (java.time's bound). */
-const MAX_OFFSET_HOURS = 18;
+export const MAX_OFFSET_HOURS = 18;
 
 /** A timestamp as written: its instant (epoch ms, wall clock read as UTC without an offset). */
 export interface TextTimestamp {
@@ -46,7 +46,7 @@ const GREGORIAN_CYCLE_MS = 146_097 * MILLIS_PER_DAY;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Epoch ms of a calendar day, or undefined for one that does not exist (2026-02-30). */
-function civilDay(year: number, month: number, day: number): number | undefined {
+export function civilDay(year: number, month: number, day: number): number | undefined {
   if (month < 1 || month > 12 || day < 1) return undefined;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > DAYS_IN_MONTH[month - 1]! + (leap ? 1 : 0)) return undefined;

@@ -1,7 +1,10 @@
 import type { ByteSource } from './byte-source.js';
 import { CsvScanner, type CsvRecord, type RecordSink } from './csv-scanner.js';
+import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
+import { HashedText, parsedReader, TextValues, type FieldReader } from './csv-field-readers.js';
+import { CsvRowPicker } from './csv-row-picker.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
-import { type ColumnBatch, type TableFile, type UnreadableRow, UnreadableError } from './table-file.js';
+import { type BatchOptions, type ColumnBatch, type TableFile, UnreadableError } from './table-file.js';
 import { textChunks } from './text-chunks.js';
 import { otherDelimiter } from './csv-delimiter.js';
 
@@ -35,61 +38,19 @@ function headerNames(record: CsvRecord): string[] {
 
 const EMPTY_FILE = 'the CSV file is empty; it needs a header row naming the columns';
 
-/** Collects records into batches of the requested columns. */
-class CsvBatchBuilder {
-  readonly ready: ColumnBatch[] = [];
-  private rowStart = 0;
-  private count = 0;
-  private unreadable: UnreadableRow[] = [];
-  private values: (string | null | undefined)[][];
-  private readonly wanted: { readonly name: string; readonly index: number }[];
-
-  constructor(
-    private readonly header: readonly string[],
-    columns: readonly string[],
-    private readonly batchRows: number,
-  ) {
-    const names = [...new Set(columns)].filter((name) => header.includes(name));
-    this.wanted = names.map((name) => ({ name, index: header.indexOf(name) }));
-    this.values = this.wanted.map(() => []);
-  }
-
-  add(record: CsvRecord): void {
-    // A blank line is a record of one empty field: a null row where the header has one column
-    // (DuckDB writes a null that way), and nothing where it has more.
-    if (record.blank && this.header.length > 1) return;
-    const reason =
-      record.problem ??
-      (record.fieldCount === this.header.length ? undefined : `expected ${this.header.length} fields as in the header, found ${record.fieldCount}`);
-    if (reason === undefined) {
-      for (let i = 0; i < this.wanted.length; i++) this.values[i]!.push(record.field(this.wanted[i]!.index));
-    } else {
-      this.unreadable.push({ row: this.rowStart + this.count, line: record.line, reason });
-      for (const column of this.values) column.push(undefined);
-    }
-    if (++this.count === this.batchRows) this.flush();
-  }
-
-  flush(): void {
-    if (this.count === 0) return;
-    const columns = new Map<string, ArrayLike<unknown>>(this.wanted.map((w, i) => [w.name, this.values[i]!]));
-    const batch: ColumnBatch = { rowStart: this.rowStart, rowCount: this.count, columns };
-    this.ready.push(this.unreadable.length > 0 ? { ...batch, unreadableRows: this.unreadable } : batch);
-    this.rowStart += this.count;
-    this.count = 0;
-    this.unreadable = [];
-    this.values = this.wanted.map(() => []);
-  }
-
-  takeReady(): ColumnBatch[] {
-    return this.ready.splice(0);
-  }
+/** What takes the records after the header: batches of every row, or only some rows. */
+export interface RecordTarget {
+  add(record: CsvRecord): void;
+  flush(): void;
+  takeReady(): ColumnBatch[];
+  /** Nothing after this record is wanted: reading stops. */
+  readonly done?: boolean;
 }
 
 /**
  * Opens a CSV file (RFC 4180, comma-separated, header row first), plain or gzip-compressed.
- * Values are strings, or null for an empty unquoted field; rows that cannot be read are
- * reported per batch, not thrown.
+ * Values are strings, or null for an empty unquoted field, unless `parse` or `hashOnly` asks for
+ * a column parsed or hashed; rows that cannot be read are reported per batch, not thrown.
  */
 export function openCsvFile(source: ByteSource, options: CsvOptions = {}): TableFile {
   const batchRows = Math.max(1, options.batchRows ?? DEFAULT_BATCH_ROWS);
@@ -99,8 +60,24 @@ export function openCsvFile(source: ByteSource, options: CsvOptions = {}): Table
   let header: Promise<string[]> | undefined;
   return {
     schema: async () => ({ kind: 'text', columns: await (header ??= readHeader(window(), maxRecordBytes)) }),
-    batches: (columns) => readBatches(window(), maxRecordBytes, columns, batchRows),
+    batches: (columns, batchOptions = {}) =>
+      readRecords(window(), maxRecordBytes, (names) => new CsvBatchBuilder(names.length, wantedColumns(names, columns, batchOptions, batchRows), batchRows)),
+    // One pass that decodes only the rows asked for, and stops after the last of them.
+    readRows: (columns, rows) =>
+      readRecords(window(), maxRecordBytes, (names) => new CsvRowPicker(names.length, rows, () => wantedColumns(names, columns, {}, 1))),
   };
+}
+
+/** The requested columns the header has, each with the reader the options ask for. */
+function wantedColumns(header: readonly string[], columns: readonly string[], options: BatchOptions, batchRows: number): WantedColumn[] {
+  const names = [...new Set(columns)].filter((name) => header.includes(name));
+  return names.map((name) => ({ name, index: header.indexOf(name), reader: readerFor(name, options, batchRows) }));
+}
+
+function readerFor(name: string, { hashOnly, parse }: BatchOptions, batchRows: number): FieldReader {
+  if (hashOnly?.has(name)) return new HashedText(batchRows);
+  const type = parse?.get(name);
+  return type ? parsedReader(type, batchRows) : new TextValues(batchRows);
 }
 
 async function readHeader(window: ChunkWindow, maxRecordBytes: number): Promise<string[]> {
@@ -122,26 +99,30 @@ async function readHeader(window: ChunkWindow, maxRecordBytes: number): Promise<
   return names;
 }
 
-async function* readBatches(window: ChunkWindow, maxRecordBytes: number, columns: readonly string[], batchRows: number): AsyncGenerator<ColumnBatch> {
+async function* readRecords(window: ChunkWindow, maxRecordBytes: number, targetFor: (header: string[]) => RecordTarget): AsyncGenerator<ColumnBatch> {
   const scanner = new CsvScanner(window, maxRecordBytes);
-  let builder: CsvBatchBuilder | undefined;
+  let target: RecordTarget | undefined;
   const sink: RecordSink = (record) => {
-    if (builder !== undefined) return builder.add(record);
-    const names = headerNames(record);
-    scanner.fieldCap = names.length;
-    builder = new CsvBatchBuilder(names, columns, batchRows);
+    if (target === undefined) {
+      const names = headerNames(record);
+      scanner.fieldCap = names.length;
+      target = targetFor(names);
+      return;
+    }
+    target.add(record);
+    if (target.done) scanner.stop();
   };
   try {
     await scanner.begin();
     do {
       scanner.scan(sink);
-      if (builder !== undefined) yield* builder.takeReady();
-    } while (await scanner.refill());
-    scanner.finish(sink);
+      if (target !== undefined) yield* target.takeReady();
+    } while (!target?.done && (await scanner.refill()));
+    if (!target?.done) scanner.finish(sink);
   } finally {
     await window.close();
   }
-  if (builder === undefined) throw new UnreadableError(EMPTY_FILE);
-  builder.flush();
-  yield* builder.takeReady();
+  if (target === undefined) throw new UnreadableError(EMPTY_FILE);
+  target.flush();
+  yield* target.takeReady();
 }

@@ -22,9 +22,12 @@ const CR = 0x0d;
  * reused and only grows to fit the longest record kept, which the caller bounds.
  */
 export class ChunkWindow {
-  /** The buffered bytes. Indexes into it, and views of it, are valid until the next refill. */
-  bytes: Uint8Array = new Uint8Array(0);
-  private store: Uint8Array = new Uint8Array(0);
+  /**
+   * The buffered bytes. Indexes into it, and views of it, are valid until the next refill. A
+   * Buffer, so fields become strings with its native decoders, without a view per field.
+   */
+  bytes: Buffer = Buffer.alloc(0);
+  private store: Buffer = Buffer.alloc(0);
 
   constructor(private readonly chunks: AsyncIterator<Uint8Array>) {}
 
@@ -53,7 +56,7 @@ export class ChunkWindow {
     const kept = this.bytes.length - keepFrom;
     if (kept + extra > this.store.length) {
       // Doubling keeps a long record's many refills linear instead of quadratic in copying.
-      const bigger = new Uint8Array(Math.max(kept + extra, this.store.length * 2));
+      const bigger = Buffer.allocUnsafe(Math.max(kept + extra, this.store.length * 2));
       bigger.set(this.bytes.subarray(keepFrom));
       this.store = bigger;
     } else if (kept > 0 && keepFrom > 0) {

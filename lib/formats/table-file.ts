@@ -29,6 +29,11 @@ export interface BatchOptions {
    * reader may deliver them as `ColumnBatch.hashes` instead of values.
    */
   readonly hashOnly?: ReadonlySet<string>;
+  /**
+   * Text files: each requested column's contract type. A reader may then deliver a column parsed
+   * (listed in `ColumnBatch.parsed`) instead of as text, sparing a string per value.
+   */
+  readonly parse?: ReadonlyMap<string, ColumnType>;
 }
 
 /**
@@ -103,12 +108,25 @@ export interface ColumnBatch {
    */
   readonly hashes?: ReadonlyMap<string, Float64Array>;
   /**
+   * Columns asked for with a type in `parse` whose values came parsed: each value is what the
+   * contract's text rules (checks/coerce-value.ts) make of the field, null for null, and their
+   * INVALID where they reject it; those fields are listed here, in row order, with their text.
+   */
+  readonly parsed?: ReadonlyMap<string, readonly UnparsedField[]>;
+  /**
    * Rows within this batch that could not be read as a row (a JSON line that is no object, a
    * ragged CSV row). Their entries in `columns` are undefined and the engine skips them.
    */
   readonly unreadableRows?: readonly UnreadableRow[];
   /** Dynamic files only: every key seen in this batch, for the extra-column check. */
   readonly keys?: ReadonlySet<string>;
+}
+
+/** A field a text reader could not parse as its column's type: a `type` violation. */
+export interface UnparsedField {
+  /** The row's index within the batch. */
+  readonly index: number;
+  readonly text: string;
 }
 
 export interface UnreadableRow {

@@ -17,7 +17,7 @@ const UNSUPPORTED: Readonly<Record<Exclude<Compression, 'gzip'>, string>> = {
  * compressions are refused with what to write instead, rather than read as garbled text.
  */
 export async function* textChunks(source: ByteSource, chunkBytes: number): AsyncGenerator<Uint8Array> {
-  const raw = rangedChunks(source, chunkBytes);
+  const raw = readingAhead(rangedChunks(source, chunkBytes));
   const head = await readHead(raw);
   const compression = sniffCompression(concat(head));
   if (compression === undefined) {
@@ -42,6 +42,32 @@ async function readHead(raw: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
     length += next.value.byteLength;
   }
   return head;
+}
+
+/**
+ * The chunks of `chunks`, the next one already being read while the reader parses this one, so
+ * the read (a disk read on the thread pool, a ranged GET) overlaps the parsing. Only from the
+ * third chunk on: a reader that stops early (a CSV header) costs no read it does not use.
+ */
+async function* readingAhead(chunks: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let pending: Promise<IteratorResult<Uint8Array>> | undefined;
+  try {
+    for (let taken = 0; ; taken++) {
+      const next = await (pending ?? chunks.next());
+      pending = undefined;
+      if (next.done) return;
+      if (taken >= 1) {
+        pending = chunks.next();
+        // Awaited on the next turn; until then a failed read must not count as unhandled.
+        pending.catch(() => {});
+      }
+      yield next.value;
+    }
+  } finally {
+    // A read still under way finishes (or fails) before the source closes under it.
+    if (pending) await pending.catch(() => {});
+    await chunks.return(undefined);
+  }
 }
 
 async function* replay(head: readonly Uint8Array[], rest: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {

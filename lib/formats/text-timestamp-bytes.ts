@@ -1,0 +1,137 @@
+import { civilDay, MAX_OFFSET_HOURS } from '../checks/text-timestamps.js';
+import { MILLIS_PER_DAY } from '../contract/temporal.js';
+
+const ZERO = 0x30;
+const DASH = 0x2d;
+const PLUS = 0x2b;
+const COLON = 0x3a;
+const POINT = 0x2e;
+const SPACE = 0x20;
+const T = 0x54;
+const Z = 0x5a;
+
+const POWERS_OF_TEN = Array.from({ length: 10 }, (_, k) => 10 ** k);
+
+/** The two digits at `i` as a number, or -1 when they are not two digits. */
+function twoDigits(b: Uint8Array, i: number): number {
+  const high = b[i]! - ZERO;
+  const low = b[i + 1]! - ZERO;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
+}
+
+/**
+ * Timestamps and dates read straight from a field's bytes, in exactly the grammar of
+ * checks/text-timestamps.ts and with the same arithmetic, so each value is the very double the
+ * text rules compute. A field it does not take (returns undefined) goes to those rules, which
+ * decide; this is only the fast road for what writers emit. It remembers the last calendar day
+ * it saw, as a file's timestamps mostly share a few days and Date.UTC is the slow part.
+ */
+export class TimestampBytes {
+  /** What the last successful read found: epoch ms (wall clock read as UTC when it had no offset). */
+  millis = 0;
+  private hasOffset = false;
+  private lastDayKey = -1;
+  private lastDay = 0;
+
+  /** A `timestamp`: only with an offset. False leaves the field to the text rules. */
+  instant(b: Uint8Array, start: number, end: number): boolean {
+    return this.stamp(b, start, end) && this.hasOffset;
+  }
+
+  /** A `timestamp_ntz`: without an offset, or a bare date. */
+  wallClock(b: Uint8Array, start: number, end: number): boolean {
+    if (end - start === 10) return this.day(b, start);
+    return this.stamp(b, start, end) && !this.hasOffset;
+  }
+
+  /** A `date`: a bare date, or midnight without an offset. */
+  date(b: Uint8Array, start: number, end: number): boolean {
+    if (end - start === 10) return this.day(b, start);
+    return this.stamp(b, start, end) && !this.hasOffset && this.millis % MILLIS_PER_DAY === 0;
+  }
+
+  private day(b: Uint8Array, start: number): boolean {
+    const millis = this.dayAt(b, start);
+    if (millis === undefined) return false;
+    this.millis = millis;
+    return true;
+  }
+
+  /** `YYYY-MM-DD` at `start`: epoch ms of the day, or undefined for no such day. */
+  private dayAt(b: Uint8Array, start: number): number | undefined {
+    const century = twoDigits(b, start);
+    const years = twoDigits(b, start + 2);
+    const month = twoDigits(b, start + 5);
+    const day = twoDigits(b, start + 8);
+    if (century < 0 || years < 0 || month < 0 || day < 0 || b[start + 4] !== DASH || b[start + 7] !== DASH) return undefined;
+    const key = ((century * 100 + years) * 100 + month) * 100 + day;
+    if (key === this.lastDayKey) return this.lastDay;
+    const millis = civilDay(century * 100 + years, month, day);
+    if (millis === undefined) return undefined;
+    this.lastDayKey = key;
+    this.lastDay = millis;
+    return millis;
+  }
+
+  /** Reads a date, `T` or space, a time and an optional offset into millis/hasOffset. */
+  private stamp(b: Uint8Array, start: number, end: number): boolean {
+    if (end - start < 16) return false;
+    const day = this.dayAt(b, start);
+    const separator = b[start + 10];
+    const hour = twoDigits(b, start + 11);
+    const minute = twoDigits(b, start + 14);
+    if (day === undefined || (separator !== T && separator !== SPACE) || b[start + 13] !== COLON || hour < 0 || minute < 0) return false;
+    let p = start + 16;
+    let second = 0;
+    let fraction = 0;
+    if (p < end && b[p] === COLON) {
+      second = end - p >= 3 ? twoDigits(b, p + 1) : -1;
+      if (second < 0) return false;
+      p += 3;
+      if (p < end && b[p] === POINT) {
+        const digitsEnd = this.digitsEnd(b, p + 1, end);
+        if (digitsEnd === p + 1 || digitsEnd - p - 1 > 9) return false;
+        // As Number('.0216') * 1000: the digits over an exact power of ten are that correctly rounded number.
+        fraction = (this.digitsValue(b, p + 1, digitsEnd) / POWERS_OF_TEN[digitsEnd - p - 1]!) * 1000;
+        p = digitsEnd;
+      }
+    }
+    if (hour > 23 || minute > 59 || second > 59) return false;
+    const wall = day + ((hour * 60 + minute) * 60 + second) * 1000 + fraction;
+    return this.offset(b, p, end, wall);
+  }
+
+  /** The optional offset from `p` to the end: `Z`, `+HH`, `+HHMM`, `+HH:MM`, `+HH:MM:SS`. */
+  private offset(b: Uint8Array, p: number, end: number, wall: number): boolean {
+    this.millis = wall;
+    this.hasOffset = p < end;
+    if (p === end) return true;
+    const sign = b[p];
+    if (sign === Z) return p + 1 === end;
+    if (sign !== PLUS && sign !== DASH) return false;
+    const length = end - p - 1;
+    const hours = length >= 2 ? twoDigits(b, p + 1) : -1;
+    let minutes = 0;
+    let seconds = 0;
+    if (length === 4) minutes = twoDigits(b, p + 3);
+    else if (length === 5 || length === 8) {
+      minutes = b[p + 3] === COLON ? twoDigits(b, p + 4) : -1;
+      if (length === 8) seconds = b[p + 6] === COLON ? twoDigits(b, p + 7) : -1;
+    } else if (length !== 2) return false;
+    if (hours < 0 || minutes < 0 || seconds < 0 || hours > MAX_OFFSET_HOURS || minutes > 59 || seconds > 59) return false;
+    const offset = ((hours * 60 + minutes) * 60 + seconds) * 1000;
+    this.millis = sign === DASH ? wall + offset : wall - offset;
+    return true;
+  }
+
+  private digitsEnd(b: Uint8Array, p: number, end: number): number {
+    while (p < end && b[p]! >= ZERO && b[p]! <= ZERO + 9) p++;
+    return p;
+  }
+
+  private digitsValue(b: Uint8Array, p: number, end: number): number {
+    let value = 0;
+    for (; p < end; p++) value = value * 10 + (b[p]! - ZERO);
+    return value;
+  }
+}
