@@ -2,17 +2,17 @@
  * The one error type the gate throws. Data violations are never thrown: they are results in a
  * report. A GateError means the run itself could not proceed (bad contract, bad arguments, I/O).
  */
-export type GateErrorCode =
-  | 'contract_invalid'
-  | 'bad_arguments'
-  | 'path_not_found'
-  | 'storage_failed'
-  | 'precondition_failed'
-  | 'not_found'
-  | 'notify_failed'
-  | 'deadline'
-  | 'partition_busy'
-  | 'internal';
+const GATE_ERROR_CODES = [
+  'contract_invalid', 'bad_arguments', 'path_not_found', 'storage_failed', 'precondition_failed',
+  'not_found', 'notify_failed', 'deadline', 'partition_busy', 'internal',
+] as const;
+
+export type GateErrorCode = (typeof GATE_ERROR_CODES)[number];
+
+/** For a code that crossed a thread or a process as text. */
+export function isGateErrorCode(code: unknown): code is GateErrorCode {
+  return GATE_ERROR_CODES.includes(code as GateErrorCode);
+}
 
 export class GateError<Context extends object = Record<string, unknown>> extends Error {
   override readonly name = 'GateError';

@@ -20,6 +20,11 @@ export interface GateFunctionProps {
   readonly logRetention: RetentionDays;
   /** @default PROJECT_ROOT */
   readonly projectRoot?: string;
+  /**
+   * Bundles the slice worker (lib/parallel/slice-worker.ts) beside the handler as
+   * `slice-worker.mjs`, for a handler that checks with worker threads. @default false
+   */
+  readonly sliceWorker?: boolean;
 }
 
 /**
@@ -60,7 +65,7 @@ export class GateFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
-      bundling: gateBundling(),
+      bundling: gateBundling({ sliceWorker: props.sliceWorker ?? false, projectRoot }),
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
@@ -69,14 +74,16 @@ export class GateFunction extends Construct {
   }
 }
 
+const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
 /** Bundling shared by the gate's handlers. */
-export function gateBundling(): BundlingOptions {
+export function gateBundling(options: { readonly sliceWorker?: boolean; readonly projectRoot?: string } = {}): BundlingOptions {
   return {
     // Local esbuild (a pinned dev dependency): no Docker on build machines or in CI.
     forceDockerBundling: false,
     format: OutputFormat.ESM,
     // ESM output has no `require`; bundled CommonJS dependencies still call it.
-    banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+    banner: REQUIRE_BANNER,
     mainFields: ['module', 'main'],
     minify: true,
     sourceMap: true,
@@ -91,7 +98,18 @@ export function gateBundling(): BundlingOptions {
       afterBundling: (inputDir: string, outputDir: string) => [
         `mkdir -p "${outputDir}/contracts"`,
         `cp "${inputDir}/contracts/"*.yaml "${outputDir}/contracts/"`,
+        ...(options.sliceWorker ? [sliceWorkerBundling(options.projectRoot ?? PROJECT_ROOT, inputDir, outputDir)] : []),
       ],
     },
   };
+}
+
+/** The worker threads' entry, bundled as the handler is, where parallel-checks.ts starts it from. */
+function sliceWorkerBundling(projectRoot: string, inputDir: string, outputDir: string): string {
+  const esbuild = join(projectRoot, 'node_modules', '.bin', 'esbuild');
+  return [
+    `"${esbuild}" "${inputDir}/lib/parallel/slice-worker.ts" --bundle --platform=node --format=esm --target=node22`,
+    '--main-fields=module,main --minify --sourcemap --sources-content=false --log-level=warning',
+    `--banner:js="${REQUIRE_BANNER}" --outfile="${outputDir}/slice-worker.mjs"`,
+  ].join(' ');
 }

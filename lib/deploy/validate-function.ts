@@ -30,6 +30,7 @@ export class ValidateFunction extends GateFunction {
       memorySize: props.memorySize ?? 1769,
       timeout: props.timeout ?? Duration.minutes(5),
       logRetention: props.logRetention,
+      sliceWorker: true,
     });
     this.function.addEventSource(
       new SqsEventSource(props.queue, {

@@ -11,20 +11,31 @@ import type { ContractRegistry } from './contract-registry.js';
 import { attemptId, type Decision } from './decision.js';
 import { gateReport, refusal, type GateReport } from './gate-report.js';
 import { checkManifest, parseManifest } from './manifest.js';
-import { MAX_MARKER_BYTES, type Drop } from './read-drop.js';
+import { MAX_MARKER_BYTES, type Drop, type StagedFile } from './read-drop.js';
 
 export interface DecideContext {
   readonly store: ObjectStore;
   readonly contracts: ContractRegistry;
   readonly now: number;
+  /** @default checksInThisThread */
+  readonly checks?: CheckRunner;
 }
+
+/**
+ * Runs a contract's checks over a drop's staged files, reading this thread's share through
+ * `store` (the handler's, with its deadline): in this thread, or spread over threads.
+ */
+export type CheckRunner = (store: ObjectStore, contract: Contract, now: number, files: readonly StagedFile[]) => Promise<CheckRun>;
+
+/** Reads every staged file through the store, pinned to the version listed, in this thread. */
+export const checksInThisThread: CheckRunner = (store, contract, now, files) => runChecks(buildCheckPlan(contract, now), files.map((f) => objectFile(store, f)));
 
 /** Validates a drop and says what to do with it. Data problems decide; only storage throws. */
 export async function decide(context: DecideContext, drop: Drop): Promise<Decision> {
   const refused = refusedDecision(context, drop);
   if (refused) return refused;
   const contract = admittedContract(context, drop);
-  const run = await runChecks(buildCheckPlan(contract, context.now), drop.files.map((f) => objectFile(context.store, f)));
+  const run = await (context.checks ?? checksInThisThread)(context.store, contract, context.now, drop.files);
   return checkedDecision({ location: context.store.location, now: context.now }, contract, drop, run);
 }
 

@@ -3,7 +3,7 @@ import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import { deadlineStore } from './deadline-store.js';
 import type { ContractRegistry } from './contract-registry.js';
-import { decide, type DecideContext } from './decide.js';
+import { decide, type CheckRunner, type DecideContext } from './decide.js';
 import type { Decision } from './decision.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
@@ -24,6 +24,8 @@ export interface GateDeps {
   readonly deadline?: number;
   /** Decides in place of `decide`, or hands the drop on (see Decider). @default decide */
   readonly decider?: Decider;
+  /** How `decide` runs the checks. @default in this thread */
+  readonly checks?: CheckRunner;
   /** @default a lease that lasts until the deadline (plus a minute), or 15 minutes without one */
   readonly lease?: LeaseSettings;
 }
@@ -69,7 +71,7 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
 
 /** The verdict on a drop as it is now; a file that changes under the reading makes it superseded. */
 async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision | undefined> {
-  const context = { store: deps.store, contracts: deps.contracts, now: deps.clock() };
+  const context: DecideContext = { store: deps.store, contracts: deps.contracts, now: deps.clock(), ...(deps.checks ? { checks: deps.checks } : {}) };
   let drop: Drop | undefined;
   try {
     drop = await readDrop(deps.store, deps.layout, address, marker);

@@ -4,42 +4,51 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildCheckPlan, type CheckPlan } from '../checks/check-plan.js';
 import { checkSlice, type SliceResult } from '../checks/check-slice.js';
-import { localPartitionFile } from '../storage/local-files.js';
 import { finishRun, runChecks, type CheckRun, type PartitionFile, type ValidateOptions } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
-import { GateError } from '../errors.js';
+import { GateError, isGateErrorCode } from '../errors.js';
 import { planWork, sliceByWork, totalWork } from './plan-work.js';
-import type { SliceTask } from './slice-worker.js';
+import type { SliceReply, SliceTask, WorkerFile } from './slice-worker.js';
 
 /**
  * Below this many values to decode (rows × columns the footers leave unproven, see plan-work.ts)
  * a partition is checked in one thread: starting a worker and its V8 heap costs some 60-100 ms
  * and 40 MB, about what one thread decodes of a million values. `--workers` overrides.
  */
-export const PARALLEL_MIN_VALUES = Number(process.env.CG_PAR_MIN ?? 6_000_000);
+export const PARALLEL_MIN_VALUES = 6_000_000;
 
 export interface ParallelOptions extends ValidateOptions {
   /** Threads to check with, this one included; 0 or 1 checks in this thread only. @default the machine's cores, when the partition has enough to decode */
   readonly workers?: number;
+  /** Threads the default may use. @default the machine's cores (availableParallelism) */
+  readonly cores?: number;
+  /** Values to decode from which the default uses them all. @default PARALLEL_MIN_VALUES */
+  readonly minValues?: number;
+  /** How a worker opens file `index`. @default the file's path on the local disk */
+  readonly describe?: (file: PartitionFile, index: number) => WorkerFile;
 }
 
+const onLocalDisk = (file: PartitionFile): WorkerFile => ({ kind: 'local', path: file.path, byteLength: file.byteLength });
+
 /**
- * Checks a local partition with every core: files, and row-group ranges of big Parquet files,
- * are checked in this thread and worker threads and merged in order, so the report is the one a
- * single thread would write.
+ * Checks a partition with every core: files, and row-group ranges of big Parquet files, are
+ * checked in this thread and worker threads and merged in order, so the report is the one a
+ * single thread would write. Workers open the files themselves, as `describe` says.
  */
 export async function runChecksInParallel(contract: Contract, now: number, files: readonly PartitionFile[], options: ParallelOptions = {}): Promise<CheckRun> {
   const plan = buildCheckPlan(contract, now);
   if (options.workers !== undefined && options.workers <= 1) return runChecks(plan, files, options);
-  const cores = availableParallelism();
+  const cores = options.cores ?? availableParallelism();
   if (options.workers === undefined && cores <= 1) return runChecks(plan, files, options);
   const work = await planWork(plan, files);
-  const workers = options.workers ?? (totalWork(work) >= PARALLEL_MIN_VALUES ? cores : 1);
+  const workers = options.workers ?? (totalWork(work) >= (options.minValues ?? PARALLEL_MIN_VALUES) ? cores : 1);
   if (workers <= 1) return runChecks(plan, files, options);
   // Twice the workers: a slice that proves cheaper than its estimate leaves room to rebalance.
   const slices = sliceByWork(work, workers * 2);
   if (slices.length <= 1) return runChecks(plan, files, options);
-  const results = await runPool(plan, slices.map((slice) => ({ contract, now, file: { path: files[slice.fileIndex]!.path, byteLength: files[slice.fileIndex]!.byteLength }, slice })), Math.min(workers, slices.length), options);
+  const describe = options.describe ?? onLocalDisk;
+  const tasks = slices.map((slice) => ({ contract, now, file: describe(files[slice.fileIndex]!, slice.fileIndex), slice }));
+  const results = await runPool(plan, files, tasks, Math.min(workers, slices.length), options);
   return finishRun(plan, files, results);
 }
 
@@ -47,7 +56,7 @@ export async function runChecksInParallel(contract: Contract, now: number, files
  * Runs the slices on this thread and `size - 1` workers, each taking the next slice when done.
  * This thread works too: one V8 heap and one warm-up fewer than a worker per core.
  */
-async function runPool(plan: CheckPlan, tasks: readonly SliceTask[], size: number, options: ValidateOptions): Promise<SliceResult[]> {
+async function runPool(plan: CheckPlan, files: readonly PartitionFile[], tasks: readonly SliceTask[], size: number, options: ValidateOptions): Promise<SliceResult[]> {
   const results: SliceResult[] = new Array(tasks.length);
   const workers = Array.from({ length: size - 1 }, () => startWorker());
   let next = 0;
@@ -65,7 +74,7 @@ async function runPool(plan: CheckPlan, tasks: readonly SliceTask[], size: numbe
       throw error;
     }
   };
-  const here = (task: SliceTask) => checkSlice(plan, localPartitionFile(task.file.path, task.file.byteLength), task.slice);
+  const here = (task: SliceTask) => checkSlice(plan, files[task.slice.fileIndex]!, task.slice);
   try {
     await Promise.all([run(here), ...workers.map((worker) => run((task) => inWorker(worker, task)))]);
     return results;
@@ -78,17 +87,21 @@ function inWorker(worker: Worker, task: SliceTask): Promise<SliceResult> {
   return new Promise((resolve, reject) => {
     const onError = (error: unknown) => reject(error instanceof Error ? error : new GateError('internal', String(error)));
     worker.once('error', onError);
-    worker.once('message', (message: { ok: true; result: SliceResult } | { ok: false; error: string }) => {
+    worker.once('message', (message: SliceReply) => {
       worker.off('error', onError);
       if (message.ok) resolve(message.result);
-      else reject(new GateError('storage_failed', message.error));
+      else reject(new GateError(isGateErrorCode(message.code) ? message.code : 'storage_failed', message.error));
     });
     worker.postMessage(task);
   });
 }
 
-/** Under tsx or vitest this module is TypeScript: the worker then registers tsx before loading its entry. */
+/**
+ * The worker's entry beside this module: compiled (dist/), bundled beside a Lambda's index.mjs
+ * (see gate-function.ts), or TypeScript under tsx or vitest, which registers tsx first.
+ */
 function startWorker(): Worker {
+  if (import.meta.url.endsWith('.mjs')) return new Worker(new URL('./slice-worker.mjs', import.meta.url));
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./slice-worker.js', import.meta.url));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/index\.cjs$/, 'index.mjs');
   const entry = new URL('./slice-worker.ts', import.meta.url).href;

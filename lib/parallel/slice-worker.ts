@@ -1,23 +1,50 @@
 /**
- * A worker thread's entry: checks one slice of a local partition file and sends the result back.
- * It rebuilds the check plan from the contract (rules are functions and do not cross threads).
+ * A worker thread's entry: checks one slice of a partition file and sends the result back.
+ * It rebuilds the check plan from the contract (rules are functions and do not cross threads)
+ * and the file from its description: a local path, or an S3 object read pinned to its ETag.
  */
 import { parentPort } from 'node:worker_threads';
 import { buildCheckPlan } from '../checks/check-plan.js';
 import { checkSlice, type Slice } from '../checks/check-slice.js';
+import type { PartitionFile } from '../checks/partition-file.js';
 import type { Contract } from '../contract/model.js';
+import { GateError } from '../errors.js';
 import { localPartitionFile } from '../storage/local-files.js';
+import { objectFile } from '../storage/object-file.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { createS3Client } from '../storage/s3-client.js';
+import { s3ObjectStore } from '../storage/s3-object-store.js';
+
+/** A file as another thread can open it: plain data. */
+export type WorkerFile =
+  | { readonly kind: 'local'; readonly path: string; readonly byteLength: number }
+  | { readonly kind: 's3'; readonly bucket: string; readonly endpoint?: string; readonly key: string; readonly size: number; readonly etag?: string };
 
 export interface SliceTask {
   readonly contract: Contract;
   readonly now: number;
-  readonly file: { readonly path: string; readonly byteLength: number };
+  readonly file: WorkerFile;
   readonly slice: Slice;
+}
+
+export type SliceReply =
+  | { readonly ok: true; readonly result: Awaited<ReturnType<typeof checkSlice>> }
+  | { readonly ok: false; readonly error: string; readonly code?: string };
+
+const stores = new Map<string, ObjectStore>();
+
+function openWorkerFile(file: WorkerFile): PartitionFile {
+  if (file.kind === 'local') return localPartitionFile(file.path, file.byteLength);
+  const id = `${file.endpoint ?? ''} ${file.bucket}`;
+  const store = stores.get(id) ?? s3ObjectStore({ client: createS3Client({ endpoint: file.endpoint }), bucket: file.bucket });
+  stores.set(id, store);
+  return objectFile(store, file);
 }
 
 parentPort?.on('message', (task: SliceTask) => {
   const plan = buildCheckPlan(task.contract, task.now);
-  checkSlice(plan, localPartitionFile(task.file.path, task.file.byteLength), task.slice)
-    .then((result) => parentPort?.postMessage({ ok: true, result }, [...new Set(result.hashes.flat().map((h) => h.buffer as ArrayBuffer))]))
-    .catch((error: unknown) => parentPort?.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) }));
+  checkSlice(plan, openWorkerFile(task.file), task.slice)
+    .then((result) => parentPort?.postMessage({ ok: true, result } satisfies SliceReply, [...new Set(result.hashes.flat().map((h) => h.buffer as ArrayBuffer))]))
+    // The code crosses too: a pinned read that failed because the file changed must stay that error.
+    .catch((error: unknown) => parentPort?.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error), ...(error instanceof GateError ? { code: error.code } : {}) } satisfies SliceReply));
 });

@@ -28,12 +28,12 @@ afterAll(async () => {
 });
 
 describe('the bundled validate function', () => {
-  it('starts with no node_modules in reach and handles a real S3 event against the local endpoint', async () => {
-    // Copied out of the project, so the bundle cannot lean on anything but itself, as on Lambda.
+  // Copied out of the project, so the bundle cannot lean on anything but itself, as on Lambda.
+  async function invoke(day: string, extraEnv: Record<string, string>): Promise<{ rule: string; column?: string; count: number }[]> {
     const task = mkdtempSync(join(tmpdir(), 'cg-lambda-task-'));
     cpSync(assetDirectory(gate, gate.logicalId(gate.stack.validate.function)), task, { recursive: true });
     const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
-    const prefix = 'staging/orders/v1/dt=2026-11-29/';
+    const prefix = `staging/orders/v1/dt=${day}/`;
     await dropExample(store, 'bad', prefix);
     const marker = await store.head(`${prefix}_READY`);
     const event = s3Notification({ bucket: 'lake', key: `${prefix}_READY`, size: marker!.size, etag: marker!.etag, eventName: 'ObjectCreated:Put', eventTime: new Date().toISOString() });
@@ -41,13 +41,26 @@ describe('the bundled validate function', () => {
     const env = {
       PATH: process.env.PATH, GATE_BUCKET: 'lake', GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:gate',
       AWS_ENDPOINT_URL_S3: emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint, AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', NODE_OPTIONS: '--enable-source-maps',
+      AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', NODE_OPTIONS: '--enable-source-maps', ...extraEnv,
     };
     const { stdout } = await promisify(execFile)(process.execPath, ['invoke.mjs'], { cwd: task, env });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ batchItemFailures: [] });
-    const quarantined: string[] = [];
-    for await (const object of store.list('quarantine/orders/v1/dt=2026-11-29/')) quarantined.push(object.key);
-    expect(quarantined.filter((k) => k.endsWith('_REPORT.json'))).toHaveLength(1);
+    const reports: { key: string; size: number }[] = [];
+    for await (const object of store.list(`quarantine/orders/v1/dt=${day}/`)) if (object.key.endsWith('_REPORT.json')) reports.push(object);
+    expect(reports).toHaveLength(1);
     expect(publishAttributes(sns.published.at(-1)!)).toMatchObject({ contract: 'orders', outcome: 'quarantined' });
+    const report = JSON.parse(new TextDecoder().decode(await store.read(reports[0]!.key, 0, reports[0]!.size))) as { violations: { rule: string; column?: string; count: number }[] };
+    return report.violations.map(({ rule, column, count }) => ({ rule, column, count }));
+  }
+
+  it('starts with no node_modules in reach and handles a real S3 event against the local endpoint', async () => {
+    const violations = await invoke('2026-11-29', {});
+    expect(violations.length).toBeGreaterThan(0);
+  });
+
+  it('checks with its bundled worker thread where two threads are configured, to the same verdict', async () => {
+    const single = await invoke('2026-11-27', { GATE_CHECK_THREADS: '1' });
+    const threaded = await invoke('2026-11-28', { GATE_CHECK_THREADS: '2', GATE_PARALLEL_MIN_VALUES: '1' });
+    expect(threaded).toEqual(single);
   });
 });
