@@ -8,7 +8,7 @@ import { checkBatch } from './check-batch.js';
 import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
-import { hashOnlyColumns } from './hash-only-columns.js';
+import { hashOnlyColumns, presenceOnlyColumns } from './hash-only-columns.js';
 import type { PartitionFile } from './partition-file.js';
 import { ViolationLog, type LogEntry } from './violation-log.js';
 
@@ -50,7 +50,8 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     const text = schema.kind === 'text';
     // A text reader may parse fields by the contract's types itself, from the bytes.
     const parse = text ? new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type])) : undefined;
-    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns, text), parse };
+    const presenceOnly = text ? undefined : presenceOnlyColumns(plan, columns);
+    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns, text), presenceOnly, parse };
     for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));

@@ -24,3 +24,19 @@ export function hashOnlyColumns(plan: CheckPlan, readable: readonly ReadableColu
   }
   return only;
 }
+
+/**
+ * Columns whose values nothing reads: no value rule, no coercion, not a key part, not the
+ * freshness column, not another column's `required_when` condition. Only their nulls matter
+ * (`required`, `required_when`), so a reader may deliver presence alone (BatchOptions.presenceOnly).
+ */
+export function presenceOnlyColumns(plan: CheckPlan, readable: readonly ReadableColumn[]): Set<string> {
+  const keys = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name)]);
+  const conditions = new Set(plan.columns.map((c) => c.spec.requiredWhen?.column));
+  const only = new Set<string>();
+  for (const { plan: column, coerce } of readable) {
+    const { spec } = column;
+    if (column.rules.length === 0 && !coerce && !keys.has(spec.name) && !conditions.has(spec.name) && plan.freshness?.column !== spec.name) only.add(spec.name);
+  }
+  return only;
+}

@@ -20,6 +20,8 @@ export async function columnsToDecode(plan: CheckPlan, readable: readonly Readab
 }
 
 async function proven(plan: CheckPlan, column: ColumnPlan, group: RowGroupInfo): Promise<boolean> {
+  // A column with nothing to check (an optional one without rules) is never decoded, statistics or not.
+  if (nothingToCheck(plan, column)) return true;
   const stats = group.statistics.get(column.spec.name);
   if (provenByStatistics(plan, column, stats)) return true;
   // The dictionary holds values, not nulls or the newest value: those stay with the statistics.
@@ -39,6 +41,10 @@ export function provenByStatistics(plan: CheckPlan, column: ColumnPlan, stats: C
       default: return false;
     }
   });
+}
+
+function nothingToCheck(plan: CheckPlan, column: ColumnPlan): boolean {
+  return column.rules.length === 0 && !column.mustHaveValue && !column.spec.requiredWhen && plan.freshness?.column !== column.spec.name;
 }
 
 /** A column that must have a value is settled only by a null count of zero. */

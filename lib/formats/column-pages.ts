@@ -31,7 +31,7 @@ export interface PageFetching {
  * Each page is checked (see page-checks.ts) before it is decoded; a dictionary page is decoded
  * once and kept.
  */
-export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, hashed: boolean): AsyncGenerator<SlicedPage> {
+export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, hashed: boolean, presence = false): AsyncGenerator<SlicedPage> {
   const name = meta.path_in_schema.join('.');
   const decoder = columnDecoder(metadata, meta, {});
   if (!decoder) throw new UnreadableError(`column "${name}" is not in the file's schema`);
@@ -39,7 +39,7 @@ export async function* columnPages(source: ByteSource, metadata: FileMetaData, m
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
   const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
   const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), fetching.windowBytes);
-  const state: PageState = { rows: 0, dictionary: undefined, hashed, streamBytes: fetching.streamBytes };
+  const state: PageState = { rows: 0, dictionary: undefined, hashed, presence, streamBytes: fetching.streamBytes };
   while (state.rows < groupRows && window.remaining() > 1) {
     const page = await nextPage(window, start, context, decoder, state);
     if (page) yield page;
@@ -50,6 +50,8 @@ interface PageState {
   rows: number;
   dictionary: PageDictionary | undefined;
   readonly hashed: boolean;
+  /** Only whether rows have values is wanted (see slicedPage); a streamed page is decoded all the same. */
+  readonly presence: boolean;
   readonly streamBytes: number;
 }
 
@@ -71,7 +73,7 @@ async function nextPage(window: ChunkWindow, start: number, context: PageContext
   state.rows += checkPageAt(context, at, header, data, deferred);
   const decoding = { ...decoder, compressors: guardedCompressors(deferred) };
   if (header.type === 'DICTIONARY_PAGE') state.dictionary = readDictionaryPage(header, data, decoding);
-  else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') return slicedPage(header, data, decoding, state.dictionary, state.hashed);
+  else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') return slicedPage(header, data, decoding, state.dictionary, state.hashed, state.presence);
   return undefined;
 }
 

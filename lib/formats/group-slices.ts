@@ -4,7 +4,7 @@ import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
-import { UnreadableError, type ColumnBatch, type RowGroupInfo } from './table-file.js';
+import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /**
  * A row group holding more values than this (rows × columns read) is read in slices of rows with
@@ -29,15 +29,18 @@ const WINDOW_BUDGET = 32 * 2 ** 20;
 const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
+/** Columns read other than as values (see BatchOptions). */
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly'>;
+
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
   readonly streamPageBytes?: number;
 }
 
 /** Batches of a row group's rows, in order, each covering every column asked for. */
-export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string> = new Set(), reading: SliceReading = {}): AsyncGenerator<ColumnBatch> {
+export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], wanted: WantedValues = {}, reading: SliceReading = {}): AsyncGenerator<ColumnBatch> {
   const sliceRows = Math.min(SLICE_ROWS_MAX, Math.max(SLICE_ROWS_MIN, Math.floor(SLICE_VALUES / Math.max(1, columns.length))));
-  const queues = openQueues(source, info, group, columns, hashOnly, reading);
+  const queues = openQueues(source, info, group, columns, wanted, reading);
   for (let done = 0; done < group.rowCount; done += sliceRows) {
     const rowStart = group.rowStart + done;
     const rowCount = Math.min(sliceRows, group.rowCount - done);
@@ -53,7 +56,7 @@ export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, gr
  * pass over its pages: the rows between are decoded a slice at a time and dropped.
  */
 export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], rows: readonly number[], reading: SliceReading = {}): AsyncGenerator<ColumnBatch> {
-  const queues = openQueues(source, info, group, columns, new Set(), reading);
+  const queues = openQueues(source, info, group, columns, {}, reading);
   try {
     let next = group.rowStart;
     for (const row of rows) {
@@ -69,7 +72,7 @@ export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, gr
   }
 }
 
-function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], hashOnly: ReadonlySet<string>, reading: SliceReading): Map<string, PageQueue> {
+function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], wanted: WantedValues, reading: SliceReading): Map<string, PageQueue> {
   const windowBytes = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
   const fetching = { windowBytes, streamBytes: reading.streamPageBytes ?? windowBytes };
   const queues = new Map<string, PageQueue>();
@@ -79,8 +82,9 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const name = meta?.path_in_schema.join('.');
     if (!meta || name === undefined || !columns.includes(name) || queues.has(name)) continue;
     const element = info.elements.get(name);
-    const hashed = hashOnly.has(name) && element !== undefined && keyHashable(element);
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, hashed)));
+    const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
+    const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, hashed, presence)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));

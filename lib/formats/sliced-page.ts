@@ -37,10 +37,39 @@ export interface PageParts {
   readonly encoding: string | undefined;
 }
 
-/** A page whose data (compressed bytes) is in memory: decompressed whole, then read in runs. */
-export function slicedPage(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, dictionary: PageDictionary | undefined, hashed: boolean): SlicedPage {
-  const parts = pageParts(header, data, decoder, hashed);
+/**
+ * A page whose data (compressed bytes) is in memory: decompressed whole, then read in runs. With
+ * `presence`, only whether each row has a value is read (see presenceRuns).
+ */
+export function slicedPage(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, dictionary: PageDictionary | undefined, hashed: boolean, presence = false): SlicedPage {
+  const parts = pageParts(header, data, decoder, hashed, presence);
+  if (parts && presence) return presenceRuns(parts);
   return parts ? pageRuns(parts, decoder, dictionary, hashed) : wholePage(header, data, decoder, dictionary?.values, hashed);
+}
+
+/**
+ * A page of a column no rule reads the values of, only whether each row has one: `true` or null
+ * per row, from the definition levels alone. Its values are never decoded, and a v2 page or a
+ * REQUIRED column's page is not even decompressed.
+ */
+function presenceRuns(parts: PageParts): SlicedPage {
+  const levels = parts.levels && new RleCursor(parts.levels, 1, 'definition levels');
+  let at = 0;
+  let scratch = new Uint8Array(0);
+  return {
+    get left() {
+      return parts.rows - at;
+    },
+    async take(count) {
+      at += count;
+      const out = new Array<unknown>(count);
+      if (!levels) return out.fill(true);
+      if (scratch.length < count) scratch = new Uint8Array(count);
+      await levels.read(scratch, 0, count);
+      for (let i = 0; i < count; i++) out[i] = scratch[i] === 1 ? true : null;
+      return out;
+    },
+  };
 }
 
 /** Whether a flat column's page is read in runs here (`encoding` from its header), not whole by hyparquet. */
@@ -81,21 +110,27 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
   }
 }
 
-/** Levels and the value bytes of a v1 or v2 page, decompressed; undefined for a page left to hyparquet. */
-function pageParts(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, hashed: boolean): PageParts | undefined {
+/**
+ * Levels and the value bytes of a v1 or v2 page, decompressed; undefined for a page left to
+ * hyparquet. For `presence` any encoding of a flat column will do, and values stay as they are.
+ */
+function pageParts(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, hashed: boolean, presence: boolean): PageParts | undefined {
   const defined = decoder.element.repetition_type !== 'REQUIRED';
+  const readable = (encoding: string | undefined) => (presence ? decoder.schemaPath.length === 2 : runsReadable(decoder, encoding, hashed));
   if (header.type === 'DATA_PAGE' && header.data_page_header) {
     const { num_values: rows, encoding } = header.data_page_header;
-    if (!runsReadable(decoder, encoding, hashed)) return undefined;
+    if (!readable(encoding)) return undefined;
+    if (presence && !defined) return { rows, levels: undefined, values: wholeWindow(data), encoding };
     const page = decompressPage(data, header.uncompressed_page_size, decoder.codec, decoder.compressors);
     if (!defined) return { rows, levels: undefined, values: wholeWindow(page), encoding };
     const length = levelBytesV1(page, page.length);
     return { rows, levels: wholeWindow(page.subarray(4, 4 + length)), values: wholeWindow(page.subarray(4 + length)), encoding };
   }
   const v2 = header.data_page_header_v2;
-  if (header.type !== 'DATA_PAGE_V2' || !v2 || !runsReadable(decoder, v2.encoding, hashed)) return undefined;
+  if (header.type !== 'DATA_PAGE_V2' || !v2 || !readable(v2.encoding)) return undefined;
   const { num_values: rows, repetition_levels_byte_length: repetition, definition_levels_byte_length: definition } = v2;
   const levels = defined && v2.num_nulls !== 0 ? wholeWindow(data.subarray(repetition, repetition + definition)) : undefined;
+  if (presence) return { rows, levels, values: wholeWindow(data), encoding: v2.encoding };
   const size = header.uncompressed_page_size - repetition - definition;
   // As hyparquet and the page guard read it: a REQUIRED column's values start after the repetition levels.
   const stored = data.subarray(defined ? repetition + definition : repetition);

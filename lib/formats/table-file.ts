@@ -30,6 +30,11 @@ export interface BatchOptions {
    */
   readonly hashOnly?: ReadonlySet<string>;
   /**
+   * Columns no rule reads the values of, only whether a row has one (`required` alone): a reader
+   * may deliver `true` for a value, null for none, without decoding the values.
+   */
+  readonly presenceOnly?: ReadonlySet<string>;
+  /**
    * Text files: each requested column's contract type. A reader may then deliver a column parsed
    * (listed in `ColumnBatch.parsed`) instead of as text, sparing a string per value.
    */

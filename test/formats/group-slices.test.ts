@@ -66,6 +66,21 @@ describe('reading large row groups in slices', () => {
     }
   }
 
+  for (const variant of PARQUET_WRITERS) {
+    it(`reads only which rows have a value of every column of a ${variant.id} file asked for presence, as the values show (${variant.settings})`, async () => {
+      const bytes = readFileSync(await writeCached(variant, table, 'wide'));
+      const expected = await readAll(whole(bytes));
+      const batches: ColumnBatch[] = [];
+      for await (const batch of sliced(bytes).batches(columns, { presenceOnly: new Set(columns) })) batches.push(batch);
+      for (const name of columns) {
+        const present = batches.flatMap((b) => Array.from(b.columns.get(name) ?? []));
+        const want = expected.values.get(name)!.map((v) => (v === null || v === undefined ? null : true));
+        expect(firstDifference(present, want), name).toBeUndefined();
+      }
+      expect(table.columns.some((c) => c.values.includes(null))).toBe(true);
+    });
+  }
+
   it('re-reads single rows of a large row group as the whole-group reader does, in one pass', async () => {
     const rows = [0, 1, 4_095, 4_096, 9_999, 12_345, ROWS - 1];
     const variants = PARQUET_WRITERS.filter((v) => ['duckdb-one-group', 'arrow-rs-small-pages', 'polars-default'].includes(v.id));
