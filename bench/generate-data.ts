@@ -1,58 +1,74 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
-import { COLUMNS, fileCount, fileName, fileRows, ordersChunk, partitionDir, ROW_GROUP, type Layout } from './orders-data.js';
+import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import { shapeById, type Build, type Shape } from './shape-list.js';
+import { fileName, fileRows, partitionDir } from './shape-data.js';
+import { columnNames, type TableSpec } from './table-spec.js';
 
 /**
- * `node dist/bench/generate-data.js <rows> <one|ten>`: writes one layout of the bench partition
- * with hyparquet-writer (Snappy, statistics, row groups of 250,000), one row group at a time so
- * memory stays flat at any size. Writes into a temporary directory and renames it into place, so
- * an interrupted run never leaves a partial partition that looks complete.
+ * `node dist/bench/generate-data.js <shape-id>`: writes one shape's partition. hyparquet-writer
+ * writes one row group at a time, so memory stays flat at any size; DuckDB rewrites another
+ * shape's rows (which must exist). Everything is a function of row numbers: the same bytes every
+ * time. Writes into a temporary directory and renames it into place, so an interrupted run never
+ * leaves a partial partition that looks complete.
  */
-const SCHEMA: SchemaElement[] = [
-  { name: 'root', num_children: COLUMNS.length },
-  { name: 'order_id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-  { name: 'customer_id', type: 'INT64', repetition_type: 'OPTIONAL' },
-  { name: 'status', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-  { name: 'amount', type: 'INT64', converted_type: 'DECIMAL', precision: 12, scale: 2, repetition_type: 'OPTIONAL' },
-  { name: 'ordered_at', type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' }, repetition_type: 'OPTIONAL' },
-  { name: 'updated_at', type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' }, repetition_type: 'OPTIONAL' },
-];
-
-const rows = Number(process.argv[2]);
-const layout = process.argv[3] as Layout;
-if (!Number.isSafeInteger(rows) || rows <= 0 || !['one', 'ten', 'duckdb-one-group'].includes(layout)) throw new Error('usage: generate-data <rows> <one|ten|duckdb-one-group>');
-
-const target = partitionDir(rows, layout);
+const shape = shapeById(process.argv[2] ?? '');
+const target = partitionDir(shape);
 if (existsSync(target)) process.exit(0);
 const staging = `${target}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
 const started = performance.now();
-if (layout === 'duckdb-one-group') await rewriteWithDuckDB(join(partitionDir(rows, 'one'), fileName(0)), join(staging, fileName(0)), rows);
-else writeWithHyparquet(rows, layout, staging);
+await write(shape, shape.build, staging);
 mkdirSync(dirname(target), { recursive: true });
 renameSync(staging, target);
-process.stderr.write(`generated ${target} (${rows.toLocaleString('en-US')} rows, ${fileCount(layout)} file(s)) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.stderr.write(`generated ${target} (${shape.rows.toLocaleString('en-US')} rows, ${readdirSync(target).length} file(s)) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
-/** DuckDB's own writer, its defaults but one row group: the same rows, written as DuckDB writes them. */
-async function rewriteWithDuckDB(source: string, file: string, rowGroup: number): Promise<void> {
-  if (!existsSync(source)) throw new Error(`${source} is missing: generate the 'one' layout first`);
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const connection = await (await DuckDBInstance.create(':memory:')).connect();
-  await connection.run(`COPY (SELECT * FROM read_parquet('${source}')) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE ${rowGroup})`);
-  connection.closeSync();
+async function write(of: Shape, build: Build, dir: string): Promise<void> {
+  switch (build.kind) {
+    case 'hyparquet':
+      for (let index = 0; index < build.files; index++) {
+        writeParquet(build.table, fileRows(of.rows, build.files, index), of.rows, build.rowGroup, build.statistics, join(dir, fileName(index, 'parquet')));
+      }
+      return;
+    case 'twice': {
+      const half = of.rows / 2;
+      writeParquet(build.table, { first: 0, end: half }, half, build.rowGroup, true, join(dir, fileName(0, 'parquet')));
+      copyFileSync(join(dir, fileName(0, 'parquet')), join(dir, fileName(1, 'parquet')));
+      return;
+    }
+    case 'duckdb-parquet':
+      return duckdbCopy(build.from, join(dir, fileName(0, 'parquet')), build.options);
+    case 'duckdb-csv':
+      return duckdbCopy(build.from, join(dir, fileName(0, 'csv')), 'FORMAT csv, HEADER true');
+  }
 }
 
-function writeWithHyparquet(rows: number, layout: Layout, staging: string): void {
-for (let index = 0; index < fileCount(layout); index++) {
-  const { first, end } = fileRows(rows, layout, index);
-  const writer = new ParquetWriter({ writer: fileWriter(join(staging, fileName(index))), schema: SCHEMA, codec: 'SNAPPY', statistics: true });
-  // One write per row group: the writer encodes and flushes it before the next is generated.
-  for (let start = first; start < end; start += ROW_GROUP) {
-    const chunk = ordersChunk(start, Math.min(end, start + ROW_GROUP));
-    writer.write({ columnData: COLUMNS.map((name) => ({ name, data: chunk[name] })), rowGroupSize: ROW_GROUP });
+/** Rows [first, end) of a `total`-row partition as one file, a row group per write. */
+function writeParquet(table: TableSpec, { first, end }: { first: number; end: number }, total: number, rowGroup: number, statistics: boolean, file: string): void {
+  const names = columnNames(table);
+  const plain = new Set(table.plainColumns ?? []);
+  const writer = new ParquetWriter({ writer: fileWriter(file), schema: table.schema, codec: 'SNAPPY', statistics });
+  for (let start = first; start < end; start += rowGroup) {
+    const chunk = table.chunk(start, Math.min(end, start + rowGroup), total);
+    const columnData = names.map((name) => ({ name, data: chunk[name]!, ...(plain.has(name) ? { encoding: 'PLAIN' as const } : {}) }));
+    writer.write({ columnData, rowGroupSize: rowGroup });
   }
   writer.finish();
 }
+
+/**
+ * DuckDB's own writer over another shape's files. UTC, so CSV timestamps carry `+00`; insertion
+ * order is kept (DuckDB's default), so the rows stay in partition order.
+ */
+async function duckdbCopy(fromId: string, file: string, options: string): Promise<void> {
+  const source = partitionDir(shapeById(fromId));
+  if (!existsSync(source)) throw new Error(`${source} is missing: generate shape ${fromId} first`);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run("SET TimeZone = 'UTC'");
+  await connection.run(`COPY (SELECT * FROM read_parquet('${source}/*.parquet', hive_partitioning = false)) TO '${file}' (${options})`);
+  connection.closeSync();
+  instance.closeSync();
 }

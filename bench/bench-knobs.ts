@@ -1,0 +1,48 @@
+import { SHAPES, shapeById, type Shape } from './shape-list.js';
+
+/**
+ * The bench's environment knobs:
+ *   BENCH_SHAPES    comma list of shape ids (default: all; see shape-list.ts or the printed list)
+ *   BENCH_RUNS      runs per engine and shape, medians reported (3)
+ *   BENCH_TIMEOUT_S one engine process is killed after this long and reported TIMEOUT (300)
+ *   BENCH_WORKERS   passed to `validate --workers` (unset: the CLI's default)
+ *   BENCH_PLAIN=1   also time a plain hyparquet decode of the orders Parquet shapes
+ *   BENCH_S3=0, BENCH_BUNDLE=0 skip the S3-path and the Lambda bundle sections
+ *   BENCH_INIT_RUNS imports of the bundle timed (7)
+ */
+export interface Knobs {
+  readonly shapes: readonly Shape[];
+  readonly runs: number;
+  readonly timeoutMs: number;
+  readonly workers: string | undefined;
+  readonly plain: boolean;
+  readonly s3: boolean;
+  readonly bundle: boolean;
+  readonly initRuns: number;
+}
+
+export function readKnobs(env: NodeJS.ProcessEnv = process.env): Knobs {
+  return {
+    shapes: selectShapes(env.BENCH_SHAPES),
+    runs: positive(env, 'BENCH_RUNS', 3),
+    timeoutMs: positive(env, 'BENCH_TIMEOUT_S', 300) * 1000,
+    workers: env.BENCH_WORKERS,
+    plain: env.BENCH_PLAIN === '1',
+    s3: env.BENCH_S3 !== '0',
+    bundle: env.BENCH_BUNDLE !== '0',
+    initRuns: positive(env, 'BENCH_INIT_RUNS', 7),
+  };
+}
+
+/** The shapes named, in the bench's own order; unknown names are an error listing the known ones. */
+export function selectShapes(list: string | undefined): Shape[] {
+  if (list === undefined || list.trim() === '') return [...SHAPES];
+  const wanted = new Set(list.split(',').map((id) => shapeById(id.trim()).id));
+  return SHAPES.filter((s) => wanted.has(s.id));
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1`);
+  return value;
+}
