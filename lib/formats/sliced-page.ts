@@ -4,6 +4,7 @@ import { readPage } from 'hyparquet/src/column.js';
 import { decompressPage } from 'hyparquet/src/datapage.js';
 import { hashValue } from '../checks/key-hash.js';
 import { wholeWindow, type ByteWindow } from './byte-window.js';
+import { deltaReadable, deltaRun } from './delta-value-runs.js';
 import { hashRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
 import { RleCursor } from './rle-cursor.js';
 import { UnreadableError } from './table-file.js';
@@ -77,9 +78,15 @@ export function runsReadable(decoder: ColumnDecoder, encoding: string | undefine
   return decoder.schemaPath.length === 2 && decoder.type !== 'BOOLEAN' && runsRead(encoding, decoder, hashed);
 }
 
-/** Hands out a page's rows from its parts; `runsReadable` must hold for it. */
+/** Also delta-encoded pages, which are read in runs from a page in memory only (see delta-value-runs.ts). */
+function wholeRunsReadable(decoder: ColumnDecoder, encoding: string | undefined, hashed: boolean): boolean {
+  return runsReadable(decoder, encoding, hashed) || (decoder.schemaPath.length === 2 && deltaReadable(encoding, decoder));
+}
+
+/** Hands out a page's rows from its parts; `runsReadable` must hold for it, or a delta encoding on a page in memory. */
 export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: PageDictionary | undefined, hashed: boolean): SlicedPage {
-  const values = hashed ? hashRun(parts.values, parts.encoding, dictionary) : valueRun(parts.values, parts.encoding, decoder, dictionary?.values);
+  const values = deltaReadable(parts.encoding, decoder) ? deltaRun(parts.values.bytes, parts.encoding, decoder, hashed, parts.rows)
+    : hashed ? hashRun(parts.values, parts.encoding, dictionary) : valueRun(parts.values, parts.encoding, decoder, dictionary?.values);
   const levels = parts.levels && new RleCursor(parts.levels, 1, 'definition levels');
   const { rows } = parts;
   let at = 0;
@@ -116,7 +123,7 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
  */
 function pageParts(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, hashed: boolean, presence: boolean): PageParts | undefined {
   const defined = decoder.element.repetition_type !== 'REQUIRED';
-  const readable = (encoding: string | undefined) => (presence ? decoder.schemaPath.length === 2 : runsReadable(decoder, encoding, hashed));
+  const readable = (encoding: string | undefined) => (presence ? decoder.schemaPath.length === 2 : wholeRunsReadable(decoder, encoding, hashed));
   if (header.type === 'DATA_PAGE' && header.data_page_header) {
     const { num_values: rows, encoding } = header.data_page_header;
     if (!readable(encoding)) return undefined;
