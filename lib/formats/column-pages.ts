@@ -14,7 +14,7 @@ import { UnreadableError } from './table-file.js';
 /** A page header and its bytes stay under this before the window grows past it; most are far smaller. */
 const HEADER_BYTES = 64 * 1024;
 
-/** Compressed bytes a streamed page fetches at a time: one piece a column is live at once. */
+/** Compressed bytes a streamed page fetches at a time, at most: one piece a column is live at once, so a wide table takes its window's share. */
 const STREAM_PIECE_BYTES = 1024 * 1024;
 
 /** How a chunk's pages are fetched: a window of this many bytes; pages larger than `streamBytes` are streamed. */
@@ -39,7 +39,7 @@ export async function* columnPages(source: ByteSource, metadata: FileMetaData, m
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
   const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
   const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), fetching.windowBytes);
-  const state: PageState = { rows: 0, dictionary: undefined, hashed, presence, streamBytes: fetching.streamBytes };
+  const state: PageState = { rows: 0, dictionary: undefined, hashed, presence, streamBytes: fetching.streamBytes, windowBytes: fetching.windowBytes };
   while (state.rows < groupRows && window.remaining() > 1) {
     const page = await nextPage(window, start, context, decoder, state);
     if (page) yield page;
@@ -53,6 +53,7 @@ interface PageState {
   /** Only whether rows have values is wanted (see slicedPage); a streamed page is decoded all the same. */
   readonly presence: boolean;
   readonly streamBytes: number;
+  readonly windowBytes: number;
 }
 
 /**
@@ -65,7 +66,7 @@ async function nextPage(window: ChunkWindow, start: number, context: PageContext
   const size = window.dataSize(context.name, at, header);
   if (size > state.streamBytes && streamable(header, decoder, state.hashed)) {
     state.rows += checkStreamedHeaderAt(context, at, header);
-    const input = { source: window.source, start: window.skip(size), size, pieceBytes: STREAM_PIECE_BYTES };
+    const input = { source: window.source, start: window.skip(size), size, pieceBytes: Math.min(STREAM_PIECE_BYTES, state.windowBytes) };
     return streamedPage(header, input, decoder, state.dictionary, state.hashed);
   }
   const data = await window.data(size);

@@ -79,5 +79,6 @@ function snappyWindow(input: PageInput, from: number, declared: number): StreamW
   const start = input.start + from;
   const read = async (a: number, b: number) => new Uint8Array(await input.source.slice(start + a, start + b));
   const open = () => new SnappyStream(read, compressed, declared, input.pieceBytes);
-  return new StreamWindow(open(), SNAPPY_HISTORY, OUTPUT_CHUNK, open);
+  // A wide table streams many columns at once: each makes its output in pieces the size of its input.
+  return new StreamWindow(open(), SNAPPY_HISTORY, Math.min(OUTPUT_CHUNK, Math.max(SNAPPY_HISTORY, input.pieceBytes)), open);
 }
