@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { median } from './measure-process.js';
+import { bundleValidate } from './validate-bundle.js';
 
 /**
  * The validate Lambda: bundles lambdas/validate/handler.ts with the construct's own bundling
@@ -14,26 +15,15 @@ import { median } from './measure-process.js';
  * points at nothing reachable.
  */
 export async function bundleSection(initRuns: number) {
-  // Loaded here, not at the top: it pulls in aws-cdk-lib, which the rest of the bench does not need.
-  const { gateBundling } = await import('../lib/deploy/gate-function.js');
-  const options = gateBundling();
   const dir = mkdtempSync(join(tmpdir(), 'cg-bench-bundle-'));
   try {
-    const outfile = join(dir, 'index.mjs');
-    const result = await build({
-      entryPoints: ['lambdas/validate/handler.ts'], bundle: true, platform: 'node', target: 'node22', outfile,
-      format: options.format === 'esm' ? 'esm' : 'cjs', minify: options.minify, sourcemap: options.sourceMap, sourcesContent: options.sourcesContent,
-      external: options.externalModules ?? [], mainFields: options.mainFields, ...(options.banner ? { banner: { js: options.banner } } : {}),
-      metafile: true, logLevel: 'error',
-    });
-    mkdirSync(join(dir, 'contracts'));
-    for (const name of readdirSync('contracts').filter((n) => n.endsWith('.yaml'))) copyFileSync(join('contracts', name), join(dir, 'contracts', name));
+    const { outfile, metafile } = await bundleValidate(dir);
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile());
     return {
       code_bytes: statSync(outfile).size, map_bytes: statSync(`${outfile}.map`).size,
       asset_bytes: files.reduce((n, f) => n + statSync(join(dir, f)).size, 0),
       zipped_bytes: files.reduce((n, f) => n + deflateRawSync(readFileSync(join(dir, f)), { level: 9 }).length, 0),
-      top_inputs: topInputs(result.metafile),
+      top_inputs: topInputs(metafile),
       init: { deployed: timeInit(dir, outfile, '--enable-source-maps', initRuns), plain: timeInit(dir, outfile, undefined, initRuns) },
     };
   } finally {

@@ -1,10 +1,8 @@
-import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CONTRACT_YAML, DATASET } from './lambda-data.js';
+import { bundleValidate } from './validate-bundle.js';
 
 /**
  * The validate function as deployed: lambdas/validate/handler.ts bundled with the construct's own
@@ -25,22 +23,11 @@ export interface LambdaBundle {
 }
 
 export async function bundleHandler(): Promise<LambdaBundle> {
-  // Loaded here: it pulls in aws-cdk-lib, which only this step needs.
-  const { gateBundling, PROJECT_ROOT } = await import('../lib/deploy/gate-function.js');
-  // As ValidateFunction bundles (sliceWorker: true); typed loosely so a gateBundling without options still compiles.
-  const options = (gateBundling as (o?: { sliceWorker?: boolean; projectRoot?: string }) => BundlingOptions)({ sliceWorker: true, projectRoot: PROJECT_ROOT });
   const dir = mkdtempSync(join(tmpdir(), 'cg-lambda-task-'));
-  const outfile = join(dir, 'index.mjs');
-  const result = await build({
-    entryPoints: ['lambdas/validate/handler.ts'], bundle: true, platform: 'node', target: 'node22', outfile,
-    format: options.format === 'esm' ? 'esm' : 'cjs', minify: options.minify, sourcemap: options.sourceMap, sourcesContent: options.sourcesContent,
-    external: options.externalModules ?? [], mainFields: options.mainFields, ...(options.banner ? { banner: { js: options.banner } } : {}),
-    metafile: true, logLevel: 'error',
-  });
-  for (const command of options.commandHooks?.afterBundling(PROJECT_ROOT.replace(/\/$/, ''), dir) ?? []) execSync(command, { stdio: 'inherit' });
+  const { outfile, metafile } = await bundleValidate(dir);
   writeFileSync(join(dir, 'contracts', `${DATASET}.v1.yaml`), CONTRACT_YAML);
   writeFileSync(join(dir, 'invoke.mjs'), INVOKE);
-  const inputs = Object.keys(result.metafile.inputs);
+  const inputs = Object.keys(metafile.inputs);
   return {
     dir, codeBytes: statSync(outfile).size,
     threadModules: inputs.filter((path) => path.startsWith('lib/parallel/')),

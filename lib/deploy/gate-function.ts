@@ -7,8 +7,8 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
-/** The repository root: entries, the lock file and `contracts/` are found from here. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The repository root: entries, the lock file and `contracts/` are found from here (compiled, from dist/lib/deploy/). */
+export const PROJECT_ROOT = fileURLToPath(new URL(/\/dist\/lib\/deploy\/[^/]+$/.test(import.meta.url) ? '../../../' : '../../', import.meta.url));
 
 export interface GateFunctionProps {
   readonly functionName: string;
