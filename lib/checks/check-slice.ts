@@ -1,6 +1,7 @@
 import { describeError, GateError } from '../errors.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
+import type { TextRange } from '../formats/csv-ranges.js';
 import { UnreadableError, type GroupRange, type RowGroupInfo } from '../formats/table-file.js';
 import type { Sample } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
@@ -19,6 +20,8 @@ import { ViolationLog, type LogEntry } from './violation-log.js';
 export interface Slice {
   readonly fileIndex: number;
   readonly groups?: GroupRange;
+  /** A byte range of a CSV file's records (formats/csv-ranges.ts cuts them). */
+  readonly textRange?: TextRange;
   readonly first: boolean;
 }
 
@@ -51,7 +54,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     // A text reader may parse fields by the contract's types itself, from the bytes.
     const parse = text ? new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type])) : undefined;
     const presenceOnly = text ? undefined : presenceOnlyColumns(plan, columns);
-    const options = { select, groups: slice.groups, hashOnly: hashOnlyColumns(plan, columns, text), presenceOnly, parse };
+    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, columns, text), presenceOnly, parse };
     for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));

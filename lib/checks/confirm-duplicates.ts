@@ -82,7 +82,9 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     // Each row read alone decodes its page again (about 4 ms a row on a 20k-row file): beyond a
     // few, one pass over the key columns, as the first pass made, is far cheaper.
     const rows = () => [...new Set(pending.flatMap((p) => Array.from(p.rows)))].sort((a, b) => a - b);
-    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names);
+    // Text keys are compared as their bytes: decoding a string per row would cost most of the pass.
+    const rawText = new Set(readable.filter((c) => c.plan.spec.type.kind === 'string' && !c.coerce && names.includes(c.plan.spec.name)).map((c) => c.plan.spec.name));
+    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText });
     for await (const batch of batches) {
       const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name))]));
       for (const candidates of pending) tallyBatch(plan, file.path, fileIndex, candidates, values, batch);

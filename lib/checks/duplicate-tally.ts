@@ -20,6 +20,8 @@ const SPARE_SAMPLES = MAX_SAMPLES;
 const UTF8 = new TextEncoder();
 const FLOAT = new Float64Array(1);
 const FLOAT_BYTES = new Uint8Array(FLOAT.buffer);
+/** Text and bytes share a tag: one key column's values come as either, by how each page was read. */
+const TEXT_TAG = 3;
 
 /**
  * Counts keys by exact identity in a few bytes per key: groups are found by hash in an
@@ -101,7 +103,8 @@ export class DuplicateTally {
   /**
    * The key's exact identity, written after the arena's last group and kept only if new: per
    * part a type tag, then a length and UTF-8 for text, or the 8 bytes of a number, so parts
-   * cannot run into each other or pass for another type. An int64 that fits is its number, -0 is 0.
+   * cannot run into each other or pass for another type. An int64 that fits is its number, -0 is 0,
+   * and text is its UTF-8 bytes whether it came decoded or not (key hashes treat them alike too).
    */
   private encodeKey(columns: readonly ArrayLike<unknown>[], row: number): number {
     const start = this.starts[this.groups]!;
@@ -115,9 +118,9 @@ export class DuplicateTally {
         this.arena.set(FLOAT_BYTES, at + 1);
         at += 9;
       } else if (part instanceof Uint8Array) {
-        at = this.writeBytes(at, 2, part);
+        at = this.writeBytes(at, TEXT_TAG, part);
       } else {
-        at = this.writeText(at, typeof part === 'string' ? 3 : 4, typeof part === 'string' ? part : `${typeof part}:${String(part)}`);
+        at = this.writeText(at, typeof part === 'string' ? TEXT_TAG : 4, typeof part === 'string' ? part : `${typeof part}:${String(part)}`);
       }
     }
     return at - start;

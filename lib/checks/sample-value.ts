@@ -5,6 +5,9 @@ import type { SampleValue } from '../report/report.js';
 const MAX_TEXT = 200;
 
 /** Renders a value for a report: JSON-safe, readable, and short. */
+/** Decodes every character: a leading U+FEFF is data (as column-decoder.ts reads text). */
+const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
+
 export function toSampleValue(value: unknown, type?: ColumnType): SampleValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
@@ -18,6 +21,8 @@ export function toSampleValue(value: unknown, type?: ColumnType): SampleValue {
   }
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   if (typeof value === 'boolean') return value;
+  // A text column a reader delivered as its UTF-8 bytes (BatchOptions.rawText) shows as its text.
+  if (value instanceof Uint8Array && type?.kind === 'string') return toSampleValue(TEXT.decode(value), type);
   if (value instanceof Uint8Array) return `0x${hex(value.subarray(0, 32))}${value.length > 32 ? '…' : ''}`;
   return toSampleValue(shortJson(value, 0));
 }

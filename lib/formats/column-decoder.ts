@@ -19,13 +19,16 @@ export const NUMERIC_TIME: Partial<ParquetParsers> = {
   stringFromBytes: (bytes) => bytes && UTF8.decode(bytes),
 };
 
-/** How hyparquet decodes one column's pages as we read them: numeric time, bytes as bytes unless annotated as text. */
-export function columnDecoder(metadata: FileMetaData, meta: ColumnMetaData, compressors: Compressors): ColumnDecoder | undefined {
+/**
+ * How hyparquet decodes one column's pages as we read them: numeric time, bytes as bytes unless
+ * annotated as text; with `rawText`, text as its UTF-8 bytes too, for a caller that only compares.
+ */
+export function columnDecoder(metadata: FileMetaData, meta: ColumnMetaData, compressors: Compressors, { rawText = false } = {}): ColumnDecoder | undefined {
   const schemaPath = getSchemaPath(metadata.schema, meta.path_in_schema);
   const element = schemaPath.at(-1)?.element;
   if (!element) return undefined;
   return {
     pathInSchema: meta.path_in_schema, type: meta.type, element, schemaPath, codec: meta.codec,
-    parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME }, compressors, utf8: false,
+    parsers: { ...DEFAULT_PARSERS, ...NUMERIC_TIME, ...(rawText ? { stringFromBytes: (bytes: Uint8Array) => bytes } : {}) }, compressors, utf8: false,
   };
 }

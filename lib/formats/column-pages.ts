@@ -17,6 +17,13 @@ const HEADER_BYTES = 64 * 1024;
 /** Compressed bytes a streamed page fetches at a time, at most: one piece a column is live at once, so a wide table takes its window's share. */
 const STREAM_PIECE_BYTES = 1024 * 1024;
 
+/** What of a column is read: its key hashes, only which rows have a value, or its strings as UTF-8 bytes (see BatchOptions). */
+export interface ColumnReading {
+  readonly hashed?: boolean;
+  readonly presence?: boolean;
+  readonly rawText?: boolean;
+}
+
 /** How a chunk's pages are fetched: a window of this many bytes; pages larger than `streamBytes` are streamed. */
 export interface PageFetching {
   readonly windowBytes: number;
@@ -31,9 +38,10 @@ export interface PageFetching {
  * Each page is checked (see page-checks.ts) before it is decoded; a dictionary page is decoded
  * once and kept.
  */
-export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, hashed: boolean, presence = false): AsyncGenerator<SlicedPage> {
+export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, wanted: ColumnReading = {}): AsyncGenerator<SlicedPage> {
   const name = meta.path_in_schema.join('.');
-  const decoder = columnDecoder(metadata, meta, {});
+  const { hashed = false, presence = false } = wanted;
+  const decoder = columnDecoder(metadata, meta, {}, { rawText: wanted.rawText ?? false });
   if (!decoder) throw new UnreadableError(`column "${name}" is not in the file's schema`);
   const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows };
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".

@@ -1,6 +1,11 @@
-import type { CsvRecord } from './csv-scanner.js';
+import type { CsvRecord } from './csv-record.js';
 import type { FieldReader } from './csv-field-readers.js';
 import type { ColumnBatch, UnparsedField, UnreadableRow } from './table-file.js';
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
 
 /** A requested column: where it is in the header and what reads its fields. */
 export interface WantedColumn {
@@ -16,6 +21,10 @@ export class CsvBatchBuilder {
   private unreadable: UnreadableRow[] = [];
   private readonly readers: FieldReader[];
   private readonly indexes: Int32Array;
+  /** The reader of each field of a record, by its place in the header; undefined where unwanted. */
+  private readonly byField: (FieldReader | undefined)[];
+  /** Fields whose reader finds their end itself (FieldReader.scanBytes). */
+  private readonly scans: boolean[];
 
   constructor(
     private readonly headerLength: number,
@@ -23,9 +32,56 @@ export class CsvBatchBuilder {
     private readonly batchRows: number,
     /** The row index within the file of the first record added. */
     private rowStart = 0,
+    private readonly maxRecordBytes = Number.POSITIVE_INFINITY,
   ) {
     this.readers = wanted.map((w) => w.reader);
     this.indexes = Int32Array.from(wanted, (w) => w.index);
+    this.byField = Array.from({ length: headerLength }, (_, k) => wanted.find((w) => w.index === k)?.reader);
+    this.scans = this.byField.map((reader) => reader?.scanBytes !== undefined);
+  }
+
+  /**
+   * Reads the record at `p` straight from the bytes, fields handed to their readers as they are
+   * split, when it is the common kind: unquoted, as many fields as the header, within the length
+   * limit, ending in a newline before `limit` (the bytes before it are valid UTF-8, and ASCII if
+   * `ascii`). Returns where the next record starts, or -1, having taken nothing, for the scanner
+   * to read it field by field.
+   */
+  addUnquoted(b: Buffer, p: number, limit: number, ascii: boolean): number {
+    const first = p;
+    const last = this.headerLength - 1;
+    for (let k = 0; ; k++) {
+      if (b[p] === QUOTE) return this.retract(k, -1);
+      const scanned = this.scans[k] ? this.byField[k]!.scanBytes!(b, p, limit) : -1;
+      if (scanned >= 0) {
+        if ((b[scanned] === LF) !== (k === last)) return this.retract(k + 1, -1);
+        p = scanned + 1;
+        if (k === last) break;
+        continue;
+      }
+      const start = p;
+      let c = 0;
+      while (p < limit) {
+        c = b[p]!;
+        if (c <= COMMA && (c === COMMA || c === LF)) break;
+        p++;
+      }
+      // Too few fields, too many, or no newline in reach: the scanner says which.
+      if (p >= limit || (c === LF) !== (k === last)) return this.retract(k, -1);
+      const end = c === LF && p > start && b[p - 1] === CR ? p - 1 : p;
+      this.byField[k]?.takeBytes(b, start, end, ascii);
+      p++;
+      if (k === last) break;
+    }
+    if (p - 1 - first > this.maxRecordBytes) return this.retract(this.headerLength, -1);
+    if (++this.count === this.batchRows) this.flush();
+    return p;
+  }
+
+  /** Takes back what the first `fields` fields of a record gave their readers. */
+  private retract(fields: number, result: number): number {
+    for (let k = 0; k < fields; k++) this.byField[k]?.retract();
+    return result;
   }
 
   add(record: CsvRecord): void {

@@ -1,50 +1,19 @@
 import type { ByteSource } from './byte-source.js';
-import { CsvScanner, type CsvRecord, type RecordSink } from './csv-scanner.js';
+import type { RecordSink } from './csv-record.js';
+import { CsvScanner } from './csv-scanner.js';
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
-import { HashedText, parsedReader, TextValues, type FieldReader } from './csv-field-readers.js';
-import { CsvRowPicker } from './csv-row-picker.js';
+import { HashedText, TextValues, type FieldReader } from './csv-field-readers.js';
+import { parsedReader } from './csv-typed-readers.js';
+import { EMPTY_FILE, headerNames } from './csv-header.js';
+import { pickRows } from './csv-row-picker.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
 import { type BatchOptions, type ColumnBatch, type TableFile, UnreadableError } from './table-file.js';
-import { textChunks } from './text-chunks.js';
-import { otherDelimiter } from './csv-delimiter.js';
+import { plainChunks, sourceRange, textChunks } from './text-chunks.js';
+import type { RangeOptions, TextRange } from './csv-ranges.js';
 
 export interface CsvOptions extends TextReadOptions {
   /** A longer record is reported unreadable and skipped unbuffered (default 16 MiB). */
   readonly maxRecordBytes?: number;
-}
-
-/** Checks the header record and returns its column names. */
-function headerNames(record: CsvRecord): string[] {
-  if (record.problem !== undefined) {
-    throw new UnreadableError(`the CSV header (line ${record.line}) cannot be read: ${record.problem}`);
-  }
-  if (record.blank) throw new UnreadableError(`the CSV header (line ${record.line}) is empty; the first line must name the columns`);
-  const delimiter = record.fieldCount === 1 ? otherDelimiter(record.field(0) ?? '') : undefined;
-  if (delimiter !== undefined) throw new UnreadableError(delimiter);
-  const names: string[] = [];
-  const seen = new Map<string, number>();
-  for (let k = 0; k < record.fieldCount; k++) {
-    const name = record.field(k) ?? '';
-    if (name === '') throw new UnreadableError(`column ${k + 1} of the CSV header has no name`);
-    const earlier = seen.get(name);
-    if (earlier !== undefined) {
-      throw new UnreadableError(`duplicate column "${name}" in the header (columns ${earlier + 1} and ${k + 1})`);
-    }
-    seen.set(name, k);
-    names.push(name);
-  }
-  return names;
-}
-
-const EMPTY_FILE = 'the CSV file is empty; it needs a header row naming the columns';
-
-/** What takes the records after the header: batches of every row, or only some rows. */
-export interface RecordTarget {
-  add(record: CsvRecord): void;
-  flush(): void;
-  takeReady(): ColumnBatch[];
-  /** Nothing after this record is wanted: reading stops. */
-  readonly done?: boolean;
 }
 
 /**
@@ -58,14 +27,30 @@ export function openCsvFile(source: ByteSource, options: CsvOptions = {}): Table
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   const window = (): ChunkWindow => new ChunkWindow(textChunks(source, chunkBytes));
   let header: Promise<string[]> | undefined;
+  const headerNow = () => (header ??= readHeader(window(), maxRecordBytes));
   return {
-    schema: async () => ({ kind: 'text', columns: await (header ??= readHeader(window(), maxRecordBytes)) }),
-    batches: (columns, batchOptions = {}) =>
-      readRecords(window(), maxRecordBytes, (names) => new CsvBatchBuilder(names.length, wantedColumns(names, columns, batchOptions, batchRows), batchRows)),
-    // One pass that decodes only the rows asked for, and stops after the last of them.
-    readRows: (columns, rows) =>
-      readRecords(window(), maxRecordBytes, (names) => new CsvRowPicker(names.length, rows, () => wantedColumns(names, columns, {}, 1))),
+    schema: async () => ({ kind: 'text', columns: await headerNow() }),
+    batches: (columns, batchOptions = {}) => {
+      const builderFor = (names: string[], firstRow = 0) => new CsvBatchBuilder(names.length, wantedColumns(names, columns, batchOptions, batchRows), batchRows, firstRow, maxRecordBytes);
+      const range = batchOptions.textRange;
+      if (range === undefined) return readRecords(window(), maxRecordBytes, builderFor);
+      return readRange(source, range, { chunkBytes, maxRecordBytes }, headerNow, builderFor);
+    },
+    readRows: (columns, rows) => pickRows(window(), maxRecordBytes, rows, (names) => wantedColumns(names, columns, {}, 1)),
   };
+}
+
+/**
+ * One range of the file's records (csv-ranges.ts): the first read as the file's start is, the
+ * others from a record boundary, with the header read apart and rows and lines numbered on
+ * from where the range stands. Only a plain file is cut into ranges, so these bytes are text.
+ */
+async function* readRange(source: ByteSource, range: TextRange, sizes: Required<RangeOptions>, header: () => Promise<string[]>, builderFor: (names: string[], firstRow?: number) => CsvBatchBuilder): AsyncGenerator<ColumnBatch> {
+  const part = sourceRange(source, range.start, range.end);
+  if (range.start === 0) return yield* readRecords(new ChunkWindow(textChunks(part, sizes.chunkBytes)), sizes.maxRecordBytes, builderFor);
+  const names = await header();
+  const from = { names, firstRow: range.firstRow, firstLine: range.firstLine };
+  yield* readRecords(new ChunkWindow(plainChunks(part, sizes.chunkBytes)), sizes.maxRecordBytes, builderFor, from);
 }
 
 /** The requested columns the header has, each with the reader the options ask for. */
@@ -99,26 +84,32 @@ async function readHeader(window: ChunkWindow, maxRecordBytes: number): Promise<
   return names;
 }
 
-async function* readRecords(window: ChunkWindow, maxRecordBytes: number, targetFor: (header: string[]) => RecordTarget): AsyncGenerator<ColumnBatch> {
+/** Where reading starts inside a file: after its header, at a record of a range. */
+interface RangeStart {
+  readonly names: string[];
+  readonly firstRow: number;
+  readonly firstLine: number;
+}
+
+async function* readRecords(window: ChunkWindow, maxRecordBytes: number, targetFor: (header: string[], firstRow?: number) => CsvBatchBuilder, from?: RangeStart): AsyncGenerator<ColumnBatch> {
   const scanner = new CsvScanner(window, maxRecordBytes);
-  let target: RecordTarget | undefined;
-  const sink: RecordSink = (record) => {
-    if (target === undefined) {
-      const names = headerNames(record);
-      scanner.fieldCap = names.length;
-      target = targetFor(names);
-      return;
-    }
-    target.add(record);
-    if (target.done) scanner.stop();
+  let target: CsvBatchBuilder | undefined;
+  const start = (names: string[], firstRow?: number) => {
+    scanner.fieldCap = names.length;
+    scanner.plainRecords = target = targetFor(names, firstRow);
   };
+  const sink: RecordSink = (record) => (target !== undefined ? target.add(record) : start(headerNames(record)));
   try {
-    await scanner.begin();
+    if (from === undefined) await scanner.begin();
+    else {
+      scanner.beginAt(from.firstLine);
+      start(from.names, from.firstRow);
+    }
     do {
       scanner.scan(sink);
       if (target !== undefined) yield* target.takeReady();
-    } while (!target?.done && (await scanner.refill()));
-    if (!target?.done) scanner.finish(sink);
+    } while (await scanner.refill());
+    scanner.finish(sink);
   } finally {
     await window.close();
   }

@@ -1,43 +1,52 @@
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
-import type { RecordTarget } from './csv-file.js';
-import type { CsvRecord } from './csv-scanner.js';
-import type { ColumnBatch } from './table-file.js';
+import { EMPTY_FILE, headerNames } from './csv-header.js';
+import type { RecordSink } from './csv-record.js';
+import { CsvScanner } from './csv-scanner.js';
+import type { ChunkWindow } from './line-scanner.js';
+import { type ColumnBatch, UnreadableError } from './table-file.js';
 
 /**
- * Takes only the given rows of a file, one batch each, numbered as every row is: a CSV has no
- * index to seek by, but re-reading a few rows (the duplicate keys a hash found) need decode
- * nothing else, and can stop at the last of them.
+ * Reads only the given rows of a CSV file, one batch each, numbered as every row is: a CSV has
+ * no index to seek by, but re-reading a few rows (keys whose hashes repeated) needs no field of
+ * the others located. Lines between them are passed over by newline where no quote is ahead
+ * (see CsvScanner.skipLines), record by record elsewhere, and reading stops after the last.
  */
-export class CsvRowPicker implements RecordTarget {
-  private readonly ready: ColumnBatch[] = [];
-  private readonly wanted: Set<number>;
-  private row = 0;
-
-  constructor(
-    private readonly headerLength: number,
-    rows: readonly number[],
-    private readonly columns: () => WantedColumn[],
-  ) {
-    this.wanted = new Set(rows);
-  }
-
-  get done(): boolean {
-    return this.wanted.size === 0;
-  }
-
-  add(record: CsvRecord): void {
+export async function* pickRows(window: ChunkWindow, maxRecordBytes: number, rows: readonly number[], columnsFor: (header: string[]) => WantedColumn[]): AsyncGenerator<ColumnBatch> {
+  const wanted = [...new Set(rows)].filter((row) => row >= 0).sort((a, b) => a - b);
+  const scanner = new CsvScanner(window, maxRecordBytes);
+  const picked: ColumnBatch[] = [];
+  let header: string[] | undefined;
+  let row = 0;
+  let next = 0;
+  const sink: RecordSink = (record) => {
+    scanner.pause();
+    if (header === undefined) {
+      header = headerNames(record);
+      scanner.fieldCap = header.length;
+      return;
+    }
     // Numbered as CsvBatchBuilder numbers rows: a blank line is a row only in a one-column file.
-    if (record.blank && this.headerLength > 1) return;
-    const row = this.row++;
-    if (!this.wanted.delete(row)) return;
-    const builder = new CsvBatchBuilder(this.headerLength, this.columns(), 1, row);
+    if (record.blank && header.length > 1) return;
+    if (row++ !== wanted[next]) return;
+    next++;
+    const builder = new CsvBatchBuilder(header.length, columnsFor(header), 1, row - 1);
     builder.add(record);
-    this.ready.push(...builder.takeReady());
+    picked.push(...builder.takeReady());
+  };
+  try {
+    await scanner.begin();
+    do {
+      while (next < wanted.length) {
+        if (header !== undefined) row += scanner.skipLines(wanted[next]! - row, header.length === 1);
+        scanner.scan(sink);
+        yield* picked.splice(0);
+        if (!scanner.paused) break;
+      }
+    } while (next < wanted.length && (await scanner.refill()));
+    if (next < wanted.length) scanner.finish(sink);
+  } finally {
+    await window.close();
   }
-
-  flush(): void {}
-
-  takeReady(): ColumnBatch[] {
-    return this.ready.splice(0);
-  }
+  if (header === undefined) throw new UnreadableError(EMPTY_FILE);
+  yield* picked.splice(0);
 }

@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { IS_QUOTED, HAS_ESCAPES, RecordFields, type RecordSink } from './csv-record.js';
 import { type ChunkWindow, contentStart } from './line-scanner.js';
 
 const COMMA = 0x2c;
@@ -7,6 +8,11 @@ const BACKSLASH = 0x5c;
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** What takes whole unquoted ASCII records without a record in between (CsvBatchBuilder). */
+export interface PlainRecords {
+  addUnquoted(b: Buffer, p: number, limit: number, ascii: boolean): number;
+}
+
 // Scanner states, kept between chunks so a record split across reads resumes where it stopped.
 const FIELD_START = 0;
 const UNQUOTED = 1;
@@ -14,88 +20,78 @@ const QUOTED = 2;
 const QUOTE_SEEN = 3;
 const CLOSED_THEN_CR = 4;
 
-/** Field flags: the field was quoted; it holds doubled quotes to undo. */
-export const IS_QUOTED = 1;
-export const HAS_ESCAPES = 2;
-
 /**
- * One record as the scanner hands it over; valid only during the sink call. Field `k` is bytes
- * [recordStart + starts[k], recordStart + ends[k]) of `bytes`, quotes and CR of CRLF left out.
+ * An RFC 4180 state machine over raw bytes, finding records and their fields (see csv-record.ts)
+ * chunk by chunk; runs of unquoted fields are split in one tight loop. UTF-8 is checked natively,
+ * a window at a time where it is all ASCII (the usual case) and a record at a time where not.
  */
-export interface CsvRecord {
-  readonly line: number;
-  readonly fieldCount: number;
-  readonly problem: string | undefined;
-  /** A line with nothing on it: not a record at all. */
-  readonly blank: boolean;
-  readonly bytes: Buffer;
-  readonly recordStart: number;
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  readonly flags: Int32Array;
-  /** Every byte of the record is ASCII, so a field's bytes are its UTF-16 units. */
-  readonly ascii: boolean;
-  field(index: number): string | null;
-}
-
-export type RecordSink = (record: CsvRecord) => void;
-
-/**
- * An RFC 4180 state machine over raw bytes. It records field offsets rather than building
- * strings; runs of unquoted fields are split in one tight loop. UTF-8 is validated natively, a
- * window at a time where it is all ASCII (the usual case) and a record at a time where not.
- */
-export class CsvScanner implements CsvRecord {
-  line = 1;
-  fieldCount = 0;
-  problem: string | undefined;
-  /** Fields past this many are counted but not located: the record is ragged anyway. */
-  fieldCap = Number.POSITIVE_INFINITY;
-  bytes: Buffer;
-  recordStart = 0;
-  starts = new Int32Array(16);
-  ends = new Int32Array(16);
-  flags = new Int32Array(16);
-  ascii = true;
+export class CsvScanner extends RecordFields {
+  /** Set by stop(): nothing more is wanted. */
   private stopped = false;
+  /** Set by stop() and pause(): scan returns after the record it is in. */
+  private halted = false;
   private scanLine = 1;
   private pos = 0;
   private state = FIELD_START;
-  private skipping = false;
   private quoteLine = 0;
   private fieldBegin = 0;
   private fieldFlags = 0;
   /** Bytes [recordStart, asciiEnd) of the window are known to be ASCII. */
   private asciiEnd = 0;
+  /** Bytes of the text dropped from the window's front so far: window index + this = text offset. */
+  consumed = 0;
+  /** Takes whole plain records straight from the bytes (CsvBatchBuilder.addUnquoted), if set. */
+  plainRecords: PlainRecords | undefined;
+  /** Bytes [recordStart, utf8End) of the window are known to be valid UTF-8 (and [, asciiEnd) ASCII). */
+  private utf8End = 0;
 
   constructor(
     private readonly window: ChunkWindow,
     private readonly maxRecordBytes: number,
   ) {
-    this.bytes = window.bytes;
-  }
-
-  get blank(): boolean {
-    return this.fieldCount === 1 && this.problem === undefined && this.flags[0] === 0 && this.starts[0] === this.ends[0];
+    super(window.bytes);
   }
 
   async begin(): Promise<void> {
     this.pos = this.recordStart = await contentStart(this.window);
   }
 
-  stop(): void {
-    this.stopped = true;
+  /**
+   * Starts at a record boundary inside a file instead of at its start (a byte range, see
+   * csv-ranges.ts): no byte order mark to look for, and lines numbered from `line`.
+   */
+  beginAt(line: number): void {
+    this.line = this.scanLine = line;
   }
 
-  /** Hands every complete record in the window to the sink. */
+  /** Between records: the next byte starts a record (or the text ends). */
+  get atRecordStart(): boolean {
+    return this.state === FIELD_START && this.fieldCount === 0;
+  }
+
+  stop(): void {
+    this.stopped = this.halted = true;
+  }
+
+  /** Makes scan return after the current record; the next scan goes on from there. */
+  pause(): void {
+    this.halted = true;
+  }
+
+  /** Hands every complete record in the window to the sink, or those until a pause. */
   scan(sink: RecordSink): void {
+    this.halted = this.stopped;
     const b = (this.bytes = this.window.bytes);
     const end = b.length;
-    const from = Math.max(this.asciiEnd, this.recordStart);
-    this.asciiEnd = isAscii(b.subarray(from, end)) ? end : from;
+    const newlineEnd = b.lastIndexOf(LF) + 1;
+    this.checkText(b, newlineEnd);
     let p = this.pos;
-    while (p < end && !this.stopped) {
+    while (p < end && !this.halted) {
       const state = this.state;
+      if (state === FIELD_START && this.fieldCount === 0 && this.plainRecords !== undefined) {
+        p = this.plain(b, p, newlineEnd);
+        if (p === end) break;
+      }
       if (state === FIELD_START) p = b[p] === QUOTE ? this.openQuote(p) : this.unquoted(b, p, p, end, sink);
       else if (state === UNQUOTED) p = this.unquoted(b, this.recordStart + this.fieldBegin, p, end, sink);
       else if (state === QUOTED) p = this.quoted(b, p, end);
@@ -103,6 +99,64 @@ export class CsvScanner implements CsvRecord {
       else p = this.afterClosedCr(b, p, sink);
     }
     this.pos = p;
+  }
+
+  /** Records from `p` on taken whole by plainRecords, while it takes them; returns where it stopped. */
+  private plain(b: Buffer, p: number, newlineEnd: number): number {
+    const ascii = p < this.asciiEnd;
+    const limit = Math.min(ascii ? this.asciiEnd : this.utf8End, newlineEnd);
+    const records = this.plainRecords!;
+    for (let next = records.addUnquoted(b, p, limit, ascii); next >= 0; next = records.addUnquoted(b, p, limit, ascii)) {
+      this.scanLine++;
+      p = next;
+    }
+    this.line = this.scanLine;
+    this.recordStart = p;
+    return p;
+  }
+
+  /**
+   * Checks the window's bytes natively: all ASCII from the record on (the usual case, then no
+   * record needs a check of its own), or else valid UTF-8 up to the last newline (records split
+   * at newlines and commas, both ASCII, so each of them is valid too). Records in neither region
+   * are checked one by one.
+   */
+  private checkText(b: Buffer, newlineEnd: number): void {
+    const asciiFrom = Math.max(this.asciiEnd, this.recordStart);
+    this.asciiEnd = isAscii(b.subarray(asciiFrom)) ? b.length : asciiFrom;
+    const utf8From = Math.max(this.utf8End, this.recordStart);
+    if (this.asciiEnd === b.length) this.utf8End = b.length;
+    else this.utf8End = utf8From < newlineEnd && isUtf8(b.subarray(utf8From, newlineEnd)) ? newlineEnd : utf8From;
+  }
+
+  /** Whether the last scan stopped at a pause rather than at the end of the window. */
+  get paused(): boolean {
+    return this.halted && !this.stopped;
+  }
+
+  /**
+   * Passes over whole lines without locating their fields, up to `rows` that are rows (a blank
+   * line is one only when `blankIsRow`), from a record's start while no quote lies ahead in the
+   * window: there no newline can be inside a field, so lines are records. Stops before a line
+   * that starts at or past window index `stopAt`. Returns the rows passed.
+   */
+  skipLines(rows: number, blankIsRow: boolean, stopAt = Number.POSITIVE_INFINITY): number {
+    if (!this.atRecordStart || this.stopped) return 0;
+    const b = (this.bytes = this.window.bytes);
+    const quote = b.indexOf(QUOTE, this.pos);
+    const limit = quote === -1 ? b.length : quote;
+    let p = this.pos;
+    let passed = 0;
+    while (passed < rows && p < stopAt) {
+      const newline = b.indexOf(LF, p);
+      if (newline === -1 || newline >= limit) break;
+      if (blankIsRow || !(newline === p || (newline === p + 1 && b[p] === CR))) passed++;
+      this.scanLine++;
+      p = newline + 1;
+    }
+    this.line = this.scanLine;
+    this.pos = this.recordStart = p;
+    return passed;
   }
 
   /** Reads the next chunk; false at the end of the source. */
@@ -115,9 +169,11 @@ export class CsvScanner implements CsvRecord {
     // While skipping, nothing of the record is kept: only the scanner state carries over.
     const shift = await this.window.refill(this.skipping ? length : this.recordStart);
     if (shift < 0) return false;
+    this.consumed += shift;
     this.pos -= shift;
     this.recordStart -= shift;
     this.asciiEnd = Math.max(0, this.asciiEnd - shift);
+    this.utf8End = Math.max(0, this.utf8End - shift);
     this.bytes = this.window.bytes;
     return true;
   }
@@ -134,16 +190,6 @@ export class CsvScanner implements CsvRecord {
       this.problem = `unterminated quoted field: the quote opened in field ${this.fieldCount + 1} on line ${this.quoteLine} is never closed`;
     }
     this.complete(p, sink);
-  }
-
-  field(index: number): string | null {
-    const start = this.starts[index]!;
-    const end = this.ends[index]!;
-    const flags = this.flags[index]!;
-    if (flags === 0 && start === end) return null;
-    const base = this.recordStart;
-    const value = this.bytes.toString(this.ascii ? 'latin1' : 'utf8', base + start, base + end);
-    return flags & HAS_ESCAPES ? value.replaceAll('""', '"') : value;
   }
 
   private openQuote(p: number): number {
@@ -164,10 +210,11 @@ export class CsvScanner implements CsvRecord {
       let c = 0;
       while (p < end) {
         c = b[p]!;
-        if (c === COMMA || c === LF) break;
+        // One compare for most bytes: both delimiters sort below the digits and letters fields hold.
+        if (c <= COMMA && (c === COMMA || c === LF)) break;
         p++;
       }
-      if (p === end) return this.pause(begin, p);
+      if (p === end) return this.suspendField(begin, p);
       if (c === COMMA) this.endField(begin, p, 0);
       else {
         this.endField(begin, this.unquotedEnd(b, begin, p), 0);
@@ -175,13 +222,14 @@ export class CsvScanner implements CsvRecord {
       }
       p++;
       this.state = FIELD_START;
-      if (p === end || this.stopped || b[p] === QUOTE) return p;
+      // After a record, back to scan: the next may be one plainRecords takes whole.
+      if (p === end || this.halted || b[p] === QUOTE || (c === LF && this.plainRecords !== undefined)) return p;
       begin = p;
     }
   }
 
   /** The chunk ended inside an unquoted field: it resumes there after the refill. */
-  private pause(begin: number, p: number): number {
+  private suspendField(begin: number, p: number): number {
     if (this.state !== UNQUOTED) this.fieldFlags = 0;
     this.fieldBegin = begin - this.recordStart;
     this.state = UNQUOTED;
@@ -236,26 +284,6 @@ export class CsvScanner implements CsvRecord {
     return p;
   }
 
-  private endField(begin: number, end: number, flags: number): void {
-    const k = this.fieldCount++;
-    if (this.skipping || k >= this.fieldCap) return;
-    if (k === this.starts.length) this.grow();
-    this.starts[k] = begin - this.recordStart;
-    this.ends[k] = end - this.recordStart;
-    this.flags[k] = flags;
-  }
-
-  private grow(): void {
-    const grown = (old: Int32Array) => {
-      const bigger = new Int32Array(old.length * 2);
-      bigger.set(old);
-      return bigger;
-    };
-    this.starts = grown(this.starts);
-    this.ends = grown(this.ends);
-    this.flags = grown(this.flags);
-  }
-
   private endRecord(newline: number, sink: RecordSink): number {
     this.complete(newline, sink);
     this.scanLine++;
@@ -270,27 +298,8 @@ export class CsvScanner implements CsvRecord {
 
   private complete(end: number, sink: RecordSink): void {
     if (!this.skipping && end - this.recordStart > this.maxRecordBytes) this.problem ??= this.tooLong();
-    if (this.problem === undefined) this.validate(end);
+    if (this.problem === undefined) this.validate(end, this.asciiEnd);
     sink(this);
-  }
-
-  /** Checks the record is UTF-8, unless the window's check already proved it ASCII. */
-  private validate(end: number): void {
-    if (end <= this.asciiEnd) {
-      this.ascii = true;
-      return;
-    }
-    const bytes = this.bytes.subarray(this.recordStart, end);
-    this.ascii = isAscii(bytes);
-    if (!this.ascii && !isUtf8(bytes)) this.problem = `invalid UTF-8 in field ${this.badUtf8Field()}`;
-  }
-
-  private badUtf8Field(): number {
-    const stored = Math.min(this.fieldCount, this.fieldCap);
-    for (let k = 0; k < stored; k++) {
-      if (!isUtf8(this.bytes.subarray(this.recordStart + this.starts[k]!, this.recordStart + this.ends[k]!))) return k + 1;
-    }
-    return 1;
   }
 
   private tooLong(): string {

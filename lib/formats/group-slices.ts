@@ -30,7 +30,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -84,7 +84,8 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const element = info.elements.get(name);
     const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, hashed, presence)));
+    const rawText = wanted.rawText?.has(name) ?? false;
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText })));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));

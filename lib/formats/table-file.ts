@@ -1,4 +1,5 @@
 import type { ColumnType } from '../contract/column-type.js';
+import type { TextRange } from './csv-ranges.js';
 
 /**
  * What a format reader offers the check engine: a schema and batches of column values. Readers
@@ -35,10 +36,20 @@ export interface BatchOptions {
    */
   readonly presenceOnly?: ReadonlySet<string>;
   /**
+   * Text columns a caller only compares or hashes: a reader may deliver their values as UTF-8
+   * bytes (Uint8Array) rather than decoding each into a string.
+   */
+  readonly rawText?: ReadonlySet<string>;
+  /**
    * Text files: each requested column's contract type. A reader may then deliver a column parsed
    * (listed in `ColumnBatch.parsed`) instead of as text, sparing a string per value.
    */
   readonly parse?: ReadonlyMap<string, ColumnType>;
+  /**
+   * CSV: only the records of this byte range (formats/csv-ranges.ts cuts a file into ranges),
+   * rows and lines numbered as in the whole file, so the file's pieces can be checked apart.
+   */
+  readonly textRange?: TextRange;
 }
 
 /**

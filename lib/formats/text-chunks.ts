@@ -44,6 +44,20 @@ async function readHead(raw: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
   return head;
 }
 
+/** A source's bytes as they are, read ahead: a byte range of a plain file (csv-ranges.ts). */
+export function plainChunks(source: ByteSource, chunkBytes: number): AsyncGenerator<Uint8Array> {
+  return readingAhead(rangedChunks(source, chunkBytes));
+}
+
+/** Bytes [start, end) of a source, as a source of their own. */
+export function sourceRange(source: ByteSource, start: number, end: number): ByteSource {
+  const byteLength = Math.max(0, Math.min(end, source.byteLength) - start);
+  return {
+    byteLength,
+    slice: (from, to = byteLength) => source.slice(start + from, start + Math.min(to, byteLength)),
+  };
+}
+
 /**
  * The chunks of `chunks`, the next one already being read while the reader parses this one, so
  * the read (a disk read on the thread pool, a ranged GET) overlaps the parsing. Only from the

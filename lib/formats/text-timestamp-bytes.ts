@@ -51,53 +51,69 @@ export class TimestampBytes {
   }
 
   private day(b: Uint8Array, start: number): boolean {
-    const millis = this.dayAt(b, start);
-    if (millis === undefined) return false;
-    this.millis = millis;
+    if (!this.dayAt(b, start)) return false;
+    this.millis = this.lastDay;
     return true;
   }
 
-  /** `YYYY-MM-DD` at `start`: epoch ms of the day, or undefined for no such day. */
-  private dayAt(b: Uint8Array, start: number): number | undefined {
+  /**
+   * `YYYY-MM-DD` at `start`, its epoch ms then in `lastDay`; false for no such day. A flag, not
+   * the number, is returned: a returned double is boxed on every call.
+   */
+  private dayAt(b: Uint8Array, start: number): boolean {
     const century = twoDigits(b, start);
     const years = twoDigits(b, start + 2);
     const month = twoDigits(b, start + 5);
     const day = twoDigits(b, start + 8);
-    if (century < 0 || years < 0 || month < 0 || day < 0 || b[start + 4] !== DASH || b[start + 7] !== DASH) return undefined;
+    if (century < 0 || years < 0 || month < 0 || day < 0 || b[start + 4] !== DASH || b[start + 7] !== DASH) return false;
     const key = ((century * 100 + years) * 100 + month) * 100 + day;
-    if (key === this.lastDayKey) return this.lastDay;
+    if (key === this.lastDayKey) return true;
     const millis = civilDay(century * 100 + years, month, day);
-    if (millis === undefined) return undefined;
+    if (millis === undefined) return false;
     this.lastDayKey = key;
     this.lastDay = millis;
-    return millis;
+    return true;
   }
 
-  /** Reads a date, `T` or space, a time and an optional offset into millis/hasOffset. */
+  /**
+   * Reads a date, `T` or space, a time and an optional offset into millis/hasOffset. The digits
+   * are read inline, not through a helper per pair: this runs twice a row in a timestamped file,
+   * and calls past the compiler's inlining budget cost more than the arithmetic.
+   */
   private stamp(b: Uint8Array, start: number, end: number): boolean {
-    if (end - start < 16) return false;
-    const day = this.dayAt(b, start);
+    if (end - start < 16 || !this.dayAt(b, start)) return false;
     const separator = b[start + 10];
-    const hour = twoDigits(b, start + 11);
-    const minute = twoDigits(b, start + 14);
-    if (day === undefined || (separator !== T && separator !== SPACE) || b[start + 13] !== COLON || hour < 0 || minute < 0) return false;
+    const h1 = b[start + 11]! - ZERO;
+    const h0 = b[start + 12]! - ZERO;
+    const m1 = b[start + 14]! - ZERO;
+    const m0 = b[start + 15]! - ZERO;
+    if ((separator !== T && separator !== SPACE) || b[start + 13] !== COLON) return false;
+    if (h1 < 0 || h1 > 2 || h0 < 0 || h0 > 9 || m1 < 0 || m1 > 5 || m0 < 0 || m0 > 9) return false;
     let p = start + 16;
     let second = 0;
     let fraction = 0;
     if (p < end && b[p] === COLON) {
-      second = end - p >= 3 ? twoDigits(b, p + 1) : -1;
-      if (second < 0) return false;
+      const s1 = end - p >= 3 ? b[p + 1]! - ZERO : -1;
+      const s0 = end - p >= 3 ? b[p + 2]! - ZERO : -1;
+      if (s1 < 0 || s1 > 5 || s0 < 0 || s0 > 9) return false;
+      second = s1 * 10 + s0;
       p += 3;
       if (p < end && b[p] === POINT) {
-        const digitsEnd = this.digitsEnd(b, p + 1, end);
-        if (digitsEnd === p + 1 || digitsEnd - p - 1 > 9) return false;
+        let digits = 0;
+        let value = 0;
+        for (p++; p < end && digits < 10; p++, digits++) {
+          const digit = b[p]! - ZERO;
+          if (digit < 0 || digit > 9) break;
+          value = value * 10 + digit;
+        }
+        if (digits === 0 || digits > 9) return false;
         // As Number('.0216') * 1000: the digits over an exact power of ten are that correctly rounded number.
-        fraction = (this.digitsValue(b, p + 1, digitsEnd) / POWERS_OF_TEN[digitsEnd - p - 1]!) * 1000;
-        p = digitsEnd;
+        fraction = (value / POWERS_OF_TEN[digits]!) * 1000;
       }
     }
-    if (hour > 23 || minute > 59 || second > 59) return false;
-    const wall = day + ((hour * 60 + minute) * 60 + second) * 1000 + fraction;
+    const hour = h1 * 10 + h0;
+    if (hour > 23) return false;
+    const wall = this.lastDay + ((hour * 60 + m1 * 10 + m0) * 60 + second) * 1000 + fraction;
     return this.offset(b, p, end, wall);
   }
 
@@ -122,16 +138,5 @@ export class TimestampBytes {
     const offset = ((hours * 60 + minutes) * 60 + seconds) * 1000;
     this.millis = sign === DASH ? wall + offset : wall - offset;
     return true;
-  }
-
-  private digitsEnd(b: Uint8Array, p: number, end: number): number {
-    while (p < end && b[p]! >= ZERO && b[p]! <= ZERO + 9) p++;
-    return p;
-  }
-
-  private digitsValue(b: Uint8Array, p: number, end: number): number {
-    let value = 0;
-    for (; p < end; p++) value = value * 10 + (b[p]! - ZERO);
-    return value;
   }
 }

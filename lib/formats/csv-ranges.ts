@@ -1,0 +1,88 @@
+import type { ByteSource } from './byte-source.js';
+import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
+import { headerNames } from './csv-header.js';
+import type { RecordSink } from './csv-record.js';
+import { CsvScanner } from './csv-scanner.js';
+import { ChunkWindow, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES } from './line-scanner.js';
+import { rangedChunks } from './ranged-chunks.js';
+import { UnreadableError } from './table-file.js';
+
+/**
+ * Bytes [start, end) of a CSV file that hold whole records, with where they stand in the file:
+ * what a checker of one piece of the file (a worker) needs to read it on its own and number its
+ * rows and lines as one pass over the whole file would (see BatchOptions.textRange).
+ */
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+  /** The 0-based data row (the header not counted) of the range's first record. */
+  readonly firstRow: number;
+  /** The 1-based line the range's first record starts on. */
+  readonly firstLine: number;
+}
+
+export interface RangeOptions {
+  readonly chunkBytes?: number;
+  readonly maxRecordBytes?: number;
+}
+
+/**
+ * Cuts a plain CSV file into `parts` ranges of about equal bytes, each starting where a record
+ * starts. Where a record starts depends on every quote before it (a newline inside quotes is
+ * data), so this is one pass over the file, but a cheap one: lines are passed over by newline
+ * where no quote is ahead, the state machine runs only across quotes (CsvScanner.skipLines).
+ * A compressed file cannot be entered part way: it is one range, as is a file that cannot be
+ * read (the checker of that range says why).
+ */
+export async function csvRanges(source: ByteSource, parts: number, options: RangeOptions = {}): Promise<TextRange[]> {
+  const whole: TextRange[] = [{ start: 0, end: source.byteLength, firstRow: 0, firstLine: 1 }];
+  if (parts <= 1 || (await compressed(source))) return whole;
+  const targets = Array.from({ length: parts - 1 }, (_, k) => Math.floor(((k + 1) * source.byteLength) / parts));
+  try {
+    const starts = await recordStarts(source, targets, options);
+    const ranges = [{ start: 0, firstRow: 0, firstLine: 1 }, ...starts].filter((r, i, all) => i === 0 || r.start > all[i - 1]!.start);
+    return ranges.map((range, i) => ({ ...range, end: ranges[i + 1]?.start ?? source.byteLength })).filter((r) => r.start < r.end || r.start === 0);
+  } catch (error) {
+    if (error instanceof UnreadableError) return whole;
+    throw error;
+  }
+}
+
+async function compressed(source: ByteSource): Promise<boolean> {
+  const head = new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength)));
+  return sniffCompression(head) !== undefined;
+}
+
+type Start = Omit<TextRange, 'end'>;
+
+/** For each target offset, the first record that starts at or after it, and its row and line. */
+async function recordStarts(source: ByteSource, targets: readonly number[], options: RangeOptions): Promise<Start[]> {
+  const window = new ChunkWindow(rangedChunks(source, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
+  const scanner = new CsvScanner(window, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+  let columns = 0;
+  let row = 0;
+  const sink: RecordSink = (record) => {
+    scanner.pause();
+    if (columns === 0) columns = headerNames(record).length;
+    // Numbered as CsvBatchBuilder numbers rows: a blank line is a row only in a one-column file.
+    else if (!record.blank || columns === 1) row++;
+  };
+  const starts: Start[] = [];
+  try {
+    await scanner.begin();
+    let more = true;
+    for (const target of targets) {
+      while (more && !(columns > 0 && scanner.atRecordStart && scanner.consumed + scanner.recordStart >= target)) {
+        if (columns > 0) row += scanner.skipLines(Number.POSITIVE_INFINITY, columns === 1, target - scanner.consumed);
+        if (scanner.atRecordStart && scanner.consumed + scanner.recordStart >= target) break;
+        scanner.scan(sink);
+        if (!scanner.paused) more = await scanner.refill();
+      }
+      if (!more) break;
+      starts.push({ start: scanner.consumed + scanner.recordStart, firstRow: row, firstLine: scanner.line });
+    }
+  } finally {
+    await window.close();
+  }
+  return starts;
+}
