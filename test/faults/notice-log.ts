@@ -3,6 +3,8 @@ import type { HandlerLife } from './handler-life.js';
 import { Crash } from './injected-faults.js';
 
 export interface SentNotice {
+  /** The notice's id: a receiver that sees one id twice has seen one notice (see notify-once.ts). */
+  readonly id: string;
   readonly handler: string;
   readonly partition: string;
   readonly outcome: string;
@@ -17,7 +19,7 @@ export class NoticeLog {
     return {
       notify: async (notice: Notice) => {
         if (life.dead) throw new Crash(`${life.id} is dead; the notice was not sent`);
-        this.sent.push({ handler: life.id, partition: notice.attributes.partition ?? '', outcome: notice.attributes.outcome });
+        this.sent.push({ id: notice.id ?? `unnamed-${this.sent.length}`, handler: life.id, partition: notice.attributes.partition ?? '', outcome: notice.attributes.outcome });
       },
     };
   }

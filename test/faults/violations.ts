@@ -2,7 +2,7 @@
 export const INVARIANTS = {
   'one-outcome': 'exactly one outcome per drop: published or quarantined, never both, nothing half done',
   'right-outcome': 'a good drop is published and a bad one quarantined, whatever failed on the way',
-  'notices<=1': 'at most one notification per drop',
+  'notices<=1': 'at most one notification per drop (one notice id; a resend under the same id is deduplicated)',
   // Reported, not a gate invariant: a handler dying between its claim and the send loses the
   // notice by design (at most once; see lib/gate/notify-once.ts).
   'notice-sent': 'the owner got the notification',
