@@ -46,7 +46,7 @@ export const COMMAND_HELP = {
       contract: { type: 'string', value: '<file>', help: 'the contract to check against (required)' },
       format: { type: 'string', default: 'text', value: 'text|json|junit', help: 'the report: for a log, the JSON report, or JUnit XML for a CI test view' },
       now: NOW,
-      workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 6M values or more to decode, else one' },
+      workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 50M values or more to decode, else one' },
       ...ODCS_DEFAULTS,
     },
     exits: [[0, 'the contract holds'], [1, 'the contract is violated'], [2, CANNOT_RUN]],
