@@ -84,7 +84,9 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     const rows = () => [...new Set(pending.flatMap((p) => Array.from(p.rows)))].sort((a, b) => a - b);
     // Text keys are compared as their bytes: decoding a string per row would cost most of the pass.
     const rawText = new Set(readable.filter((c) => c.plan.spec.type.kind === 'string' && !c.coerce && names.includes(c.plan.spec.name)).map((c) => c.plan.spec.name));
-    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText });
+    const textual = new Set(readable.filter((c) => ['string', 'binary'].includes(c.plan.spec.type.kind) && names.includes(c.plan.spec.name)).map((c) => c.plan.spec.name));
+    const pick = { columns: textual, rows: candidateMask(rows()) };
+    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText, pick });
     for await (const batch of batches) {
       const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name))]));
       for (const candidates of pending) tallyBatch(plan, file.path, fileIndex, candidates, values, batch);
@@ -96,6 +98,22 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
   } finally {
     await opened.close();
   }
+}
+
+/** The candidate rows (ascending) of a batch's rows as a mask: 1 where a row is re-read. */
+function candidateMask(rows: readonly number[]): (rowStart: number, rowCount: number) => Uint8Array {
+  return (rowStart, rowCount) => {
+    const mask = new Uint8Array(rowCount);
+    let low = 0;
+    let high = rows.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (rows[mid]! < rowStart) low = mid + 1;
+      else high = mid;
+    }
+    for (let at = low; at < rows.length && rows[at]! < rowStart + rowCount; at++) mask[rows[at]! - rowStart] = 1;
+    return mask;
+  };
 }
 
 /** Counts the batch's candidate rows of one key set; keeps a sample while the tally wants one. */

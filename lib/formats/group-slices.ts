@@ -30,7 +30,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -44,7 +44,7 @@ export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, gr
   for (let done = 0; done < group.rowCount; done += sliceRows) {
     const rowStart = group.rowStart + done;
     const rowCount = Math.min(sliceRows, group.rowCount - done);
-    const batch = await decoding(rowStart, rowCount, () => takeRows(group, queues, rowStart, rowCount));
+    const batch = await decoding(rowStart, rowCount, () => takeRows(group, queues, rowStart, rowCount, wanted.pick));
     // The last slice lets go of the group's pages before the engine moves on (a page can be 90 MB).
     if (done + sliceRows >= group.rowCount) await closeQueues(queues);
     yield batch;
@@ -93,8 +93,9 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
   return queues;
 }
 
-async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number): Promise<ColumnBatch> {
-  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount)] as const));
+async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number, pick?: BatchOptions['pick']): Promise<ColumnBatch> {
+  const wanted = pick && pick.rows(rowStart, rowCount);
+  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount, pick?.columns.has(name) ? wanted : undefined)] as const));
   const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
   const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
   return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
@@ -122,12 +123,13 @@ class PageQueue {
 
   constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
 
-  async take(count: number): Promise<ArrayLike<unknown>> {
-    if (this.page && this.page.left >= count) return this.page.take(count);
+  async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>> {
+    if (this.page && this.page.left >= count) return this.page.take(count, wanted);
     const out: { [i: number]: unknown; length: number } = this.hashed ? new Float64Array(count) : new Array<unknown>(count);
     for (let filled = 0; filled < count;) {
       const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
-      const run = await page.take(Math.min(count - filled, page.left));
+      const taking = Math.min(count - filled, page.left);
+      const run = await page.take(taking, wanted?.subarray(filled, filled + taking));
       for (let i = 0; i < run.length; i++) out[filled + i] = run[i];
       filled += run.length;
     }

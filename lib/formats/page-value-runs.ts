@@ -12,7 +12,7 @@ import { UnreadableError } from './table-file.js';
  * are taken: PLAIN values as they come, dictionary indices through an RleCursor and looked up.
  * The bytes are a window (see byte-window.ts), whole or streamed: a run fills what it reads first.
  */
-export type ValueRun = (count: number) => Promise<ArrayLike<unknown>>;
+export type ValueRun = (count: number, wanted?: Uint8Array) => Promise<ArrayLike<unknown>>;
 
 /** The dictionary a page's indices point into, decoded, and (when asked for) its values' hashes. */
 export interface PageDictionary {
@@ -35,7 +35,9 @@ export function valueRun(window: ByteWindow, encoding: string | undefined, decod
   if (encoding !== 'PLAIN') return lookUp(window, dictionary, (count) => new Array<unknown>(count));
   const { type, element } = converting;
   // Values are read from a copy: readPlain makes views, and a streamed window reuses its bytes.
-  if (type === 'BYTE_ARRAY') return async (count) => convert(readPlain(await byteArrays(window, count, true), type, count, undefined), converting);
+  if (type === 'BYTE_ARRAY') {
+    return async (count, wanted) => (wanted ? convert(await pickedByteArrays(window, count, wanted), converting) : convert(readPlain(await byteArrays(window, count, true), type, count, undefined), converting));
+  }
   const size = type === 'FIXED_LEN_BYTE_ARRAY' ? (element.type_length ?? 0) : (PLAIN_BYTES[type] ?? 0);
   return async (count) => convert(readPlain(await taken(window, count * size, true), type, count, element.type_length), converting);
 }
@@ -77,6 +79,28 @@ async function fillNextValue(window: ByteWindow, index: number): Promise<void> {
   const span = 4 + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
   if (window.end - at < span) await window.fill(span);
   if (window.end - window.at < span) throw new UnreadableError(`value ${index} of a run goes ${span - (window.end - window.at)} bytes past the end of its page`);
+}
+
+/**
+ * The next `count` PLAIN byte arrays, copied only where `wanted` is 1 (undefined elsewhere): a
+ * re-read for a few keys walks the lengths of the rest without making a value of them.
+ */
+async function pickedByteArrays(window: ByteWindow, count: number, wanted: Uint8Array): Promise<(Uint8Array | undefined)[]> {
+  const out = new Array<Uint8Array | undefined>(count);
+  for (let i = 0; i < count;) {
+    const { bytes, end } = window;
+    let at = window.at;
+    for (; i < count && at + 4 <= end; i++) {
+      const start = at + 4;
+      const stop = start + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
+      if (stop > end) break;
+      if (wanted[i] === 1) out[i] = bytes.slice(start, stop);
+      at = stop;
+    }
+    window.at = at;
+    if (i < count) await fillNextValue(window, i);
+  }
+  return out;
 }
 
 /** Bytes a PLAIN value of a fixed-size type takes (booleans are bit-packed and not read here). */

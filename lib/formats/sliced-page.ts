@@ -25,8 +25,11 @@ export type { PageDictionary } from './page-value-runs.js';
 export interface SlicedPage {
   /** Rows not yet taken. */
   readonly left: number;
-  /** The next `count` rows (at most `left`): values, null where a row has none. */
-  take(count: number): Promise<ArrayLike<unknown>>;
+  /**
+   * The next `count` rows (at most `left`): values, null where a row has none. With `wanted`, a
+   * value only a row marked 1 reads may be left undefined elsewhere (see BatchOptions.pick).
+   */
+  take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>>;
 }
 
 /** A data page ready to be read in runs: its definition levels (absent when every row has a value) and values. */
@@ -95,14 +98,14 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
     get left() {
       return rows - at;
     },
-    async take(count) {
+    async take(count, wanted) {
       at += count;
-      if (!levels) return finishing(await values(count));
+      if (!levels) return finishing(await values(count, wanted));
       if (scratch.length < count) scratch = new Uint8Array(count);
       await levels.read(scratch, 0, count);
       let stored = 0;
       for (let i = 0; i < count; i++) if (scratch[i] === 1) stored++;
-      const present = await values(stored);
+      const present = await values(stored, wanted && storedWanted(scratch, wanted, count, stored));
       const out = hashed ? new Float64Array(count) : new Array<unknown>(count);
       const none = hashed ? NaN : null;
       for (let i = 0, next = 0; i < count; i++) out[i] = scratch[i] === 1 ? present[next++] : none;
@@ -115,6 +118,13 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
     if (at >= rows) await parts.values.finish();
     return out;
   }
+}
+
+/** `wanted` over rows as a mask over the stored (non-null) values of those rows. */
+function storedWanted(levels: Uint8Array, wanted: Uint8Array, count: number, stored: number): Uint8Array {
+  const out = new Uint8Array(stored);
+  for (let i = 0, next = 0; i < count; i++) if (levels[i] === 1) out[next++] = wanted[i]!;
+  return out;
 }
 
 /**

@@ -41,6 +41,11 @@ export interface BatchOptions {
    */
   readonly rawText?: ReadonlySet<string>;
   /**
+   * For a caller that reads a few rows of `columns` only: `rows(rowStart, rowCount)` marks them
+   * with 1, and a reader may leave the values of other rows undefined rather than make them.
+   */
+  readonly pick?: { readonly columns: ReadonlySet<string>; rows(rowStart: number, rowCount: number): Uint8Array };
+  /**
    * Text files: each requested column's contract type. A reader may then deliver a column parsed
    * (listed in `ColumnBatch.parsed`) instead of as text, sparing a string per value.
    */
@@ -125,8 +130,8 @@ export interface ColumnBatch {
   readonly hashes?: ReadonlyMap<string, Float64Array>;
   /**
    * Columns asked for with a type in `parse` whose values came parsed: each value is what the
-   * contract's text rules (checks/coerce-value.ts) make of the field, null for null, and their
-   * INVALID where they reject it; those fields are listed here, in row order, with their text.
+   * contract's rules for the file's values (checks/coerce-value.ts) make of it, null for null,
+   * and their INVALID where they reject it; those are listed here, in row order, as the file has them.
    */
   readonly parsed?: ReadonlyMap<string, readonly UnparsedField[]>;
   /**
@@ -138,11 +143,12 @@ export interface ColumnBatch {
   readonly keys?: ReadonlySet<string>;
 }
 
-/** A field a text reader could not parse as its column's type: a `type` violation. */
+/** A value a text reader could not parse as its column's type: a `type` violation. */
 export interface UnparsedField {
   /** The row's index within the batch. */
   readonly index: number;
-  readonly text: string;
+  /** What the file holds there: a CSV field's text, a JSON Lines value. */
+  readonly raw: unknown;
 }
 
 export interface UnreadableRow {
