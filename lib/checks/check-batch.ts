@@ -58,8 +58,8 @@ function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<
 
 /** A column the reader parsed itself (ColumnBatch.parsed): the values are checked already. */
 function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparsed: readonly UnparsedField[], column: string, detail: string): ArrayLike<unknown> {
-  for (const { index, text } of unparsed) {
-    if (!context.skip?.[index]) context.state.log.add('type', column, detail, sampleAt(context, index, toSampleValue(text)));
+  for (const { index, raw } of unparsed) {
+    if (!context.skip?.[index]) context.state.log.add('type', column, detail, sampleAt(context, index, toSampleValue(raw)));
   }
   return values;
 }
@@ -68,6 +68,7 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
   const values = context.values.get(spec.name) ?? [];
+  if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
   const freshness = state.plan.freshness?.column === spec.name;
   const missing = missingDetail(spec.name);
@@ -94,6 +95,33 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
     }
   }
   if (newestAt >= 0) state.observeNewest(newest!, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
+}
+
+/**
+ * A column a text reader parsed into a Float64Array: numbers only, no null or INVALID, so only
+ * the rules run, on values read unboxed (a loop over any ArrayLike boxes every double it reads).
+ */
+function checkNumbers(context: BatchContext, column: ReadableColumn, values: Float64Array): void {
+  const { spec, rules } = column.plan;
+  const { state } = context;
+  const freshness = state.plan.freshness?.column === spec.name;
+  // A number-only variable stays an unboxed double; `number | undefined` would box each new maximum.
+  let seen = state.newest !== undefined;
+  let newest = state.newest?.value ?? 0;
+  let newestAt = -1;
+  for (let i = 0; i < values.length; i++) {
+    if (context.skip?.[i]) continue;
+    const value = values[i]!;
+    for (const rule of rules) {
+      if (rule.fails(value)) state.log.add(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
+    }
+    if (freshness && (!seen || value > newest)) {
+      seen = true;
+      newest = value;
+      newestAt = i;
+    }
+  }
+  if (newestAt >= 0) state.observeNewest(newest, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
 }
 
 /** A key column read as hashes (see hash-only-columns.ts): only its nulls are left to check. */

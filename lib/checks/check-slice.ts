@@ -20,7 +20,7 @@ import { ViolationLog, type LogEntry } from './violation-log.js';
 export interface Slice {
   readonly fileIndex: number;
   readonly groups?: GroupRange;
-  /** A byte range of a CSV file's records (formats/csv-ranges.ts cuts them). */
+  /** A byte range of a CSV or JSON Lines file's records (formats/csv-ranges.ts, jsonl-ranges.ts cut them). */
   readonly textRange?: TextRange;
   readonly first: boolean;
 }
@@ -37,12 +37,15 @@ export interface SliceResult {
   readonly reads: ReadStats;
   /** Why the file could not be read, when it could not. */
   readonly unreadable?: string;
+  /** A JSON Lines range's keys, for its whole file's extra-column check (see mergeSlices). */
+  readonly keys?: readonly string[];
 }
 
 export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
   const state = new PartitionState(plan);
   const log = slice.first ? state.log : new ViolationLog([]);
   let unreadable: string | undefined;
+  let rangeKeys: string[] | undefined;
   const opened = await file.open();
   try {
     const table = openTable(plan.format, countedSource(opened.source, state.reads));
@@ -51,8 +54,8 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     const keys = new Set<string>();
     const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group);
     const text = schema.kind === 'text';
-    // A text reader may parse fields by the contract's types itself, from the bytes.
-    const parse = text ? new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type])) : undefined;
+    // A text or JSON Lines reader may parse values by the contract's types itself, from the bytes.
+    const parse = schema.kind === 'typed' ? undefined : new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type]));
     const presenceOnly = text ? undefined : presenceOnlyColumns(plan, columns);
     const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, columns, text), presenceOnly, parse };
     for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
@@ -60,7 +63,9 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
       batch.keys?.forEach((key) => keys.add(key));
       onRows(state.rows);
     }
-    logExtraColumns(plan, keys, file.path, log);
+    // A range's keys are a part of its file's: the file's extra columns are told once, on merging.
+    if (slice.textRange === undefined) logExtraColumns(plan, keys, file.path, log);
+    else rangeKeys = [...keys];
   } catch (error) {
     if (error instanceof GateError) throw error;
     unreadable = error instanceof UnreadableError ? error.message : `the reader failed: ${describeError(error)}`;
@@ -76,6 +81,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     ...(state.newest ? { newest: state.newest } : {}),
     reads: state.reads,
     ...(unreadable === undefined ? {} : { unreadable }),
+    ...(rangeKeys === undefined ? {} : { keys: rangeKeys }),
   };
 }
 
@@ -87,7 +93,9 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
 export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], results: readonly SliceResult[]): PartitionState {
   const state = new PartitionState(plan);
   const broken = new Set<number>();
+  const rangeKeys = new Map<number, Set<string>>();
   for (const result of results) {
+    if (result.keys) rangeKeys.set(result.fileIndex, new Set([...(rangeKeys.get(result.fileIndex) ?? []), ...result.keys]));
     state.fileStarts[result.fileIndex] ??= state.scanned;
     state.log.absorb(result.entries);
     result.hashes.forEach((segments, i) => segments.forEach((segment) => state.keySets[i]?.hashes.pushAll(segment)));
@@ -101,5 +109,7 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
       state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: files[result.fileIndex]?.path ?? '', row: null, value: result.unreadable });
     }
   }
+  // As one pass over the file: its extra columns, unless it broke part way.
+  for (const [index, keys] of rangeKeys) if (!broken.has(index)) logExtraColumns(plan, keys, files[index]?.path ?? '', state.log);
   return state;
 }

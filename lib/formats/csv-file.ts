@@ -3,7 +3,7 @@ import type { RecordSink } from './csv-record.js';
 import { CsvScanner } from './csv-scanner.js';
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
 import { HashedText, TextValues, type FieldReader } from './csv-field-readers.js';
-import { parsedReader } from './csv-typed-readers.js';
+import { parsedReader } from './text-typed-readers.js';
 import { EMPTY_FILE, headerNames } from './csv-header.js';
 import { pickRows } from './csv-row-picker.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';

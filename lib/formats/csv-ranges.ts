@@ -2,7 +2,7 @@ import type { ByteSource } from './byte-source.js';
 import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
 import { headerNames } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
-import { CsvScanner } from './csv-scanner.js';
+import { SkippingScanner } from './csv-skipping-scanner.js';
 import { ChunkWindow, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES } from './line-scanner.js';
 import { rangedChunks } from './ranged-chunks.js';
 import { UnreadableError } from './table-file.js';
@@ -58,7 +58,7 @@ type Start = Omit<TextRange, 'end'>;
 /** For each target offset, the first record that starts at or after it, and its row and line. */
 async function recordStarts(source: ByteSource, targets: readonly number[], options: RangeOptions): Promise<Start[]> {
   const window = new ChunkWindow(rangedChunks(source, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
-  const scanner = new CsvScanner(window, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+  const scanner = new SkippingScanner(window, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
   let columns = 0;
   let row = 0;
   const sink: RecordSink = (record) => {
@@ -72,14 +72,15 @@ async function recordStarts(source: ByteSource, targets: readonly number[], opti
     await scanner.begin();
     let more = true;
     for (const target of targets) {
-      while (more && !(columns > 0 && scanner.atRecordStart && scanner.consumed + scanner.recordStart >= target)) {
-        if (columns > 0) row += scanner.skipLines(Number.POSITIVE_INFINITY, columns === 1, target - scanner.consumed);
-        if (scanner.atRecordStart && scanner.consumed + scanner.recordStart >= target) break;
+      const reached = () => columns > 0 && scanner.atRecordStart && scanner.textOffset >= target;
+      while (more && !reached()) {
+        if (columns > 0) row += scanner.skipLines(Number.POSITIVE_INFINITY, columns === 1, target - window.dropped);
+        if (reached()) break;
         scanner.scan(sink);
         if (!scanner.paused) more = await scanner.refill();
       }
       if (!more) break;
-      starts.push({ start: scanner.consumed + scanner.recordStart, firstRow: row, firstLine: scanner.line });
+      starts.push({ start: scanner.textOffset, firstRow: row, firstLine: scanner.line });
     }
   } finally {
     await window.close();

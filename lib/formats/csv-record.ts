@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { TextCheck } from './line-scanner.js';
 
 /** Field flags: the field was quoted; it holds doubled quotes to undo. */
 export const IS_QUOTED = 1;
@@ -26,6 +27,10 @@ export interface CsvRecord {
 
 export type RecordSink = (record: CsvRecord) => void;
 
+export function tooLong(maxRecordBytes: number): string {
+  return `record is longer than the ${maxRecordBytes}-byte limit (maxRecordBytes)`;
+}
+
 /** The record being scanned: where its fields lie in the window, and whether it can be read. */
 export class RecordFields implements CsvRecord {
   line = 1;
@@ -40,6 +45,8 @@ export class RecordFields implements CsvRecord {
   ascii = true;
   /** The record is over the length limit: its fields are counted, not kept. */
   protected skipping = false;
+  /** What is known to be ASCII or valid UTF-8 from the record on. */
+  protected readonly text = new TextCheck();
 
   constructor(public bytes: Buffer) {}
 
@@ -77,9 +84,9 @@ export class RecordFields implements CsvRecord {
     this.flags = grown(this.flags);
   }
 
-  /** Checks the record ending at `end` is UTF-8, unless it lies before `asciiEnd`, proved ASCII. */
-  protected validate(end: number, asciiEnd: number): void {
-    if (end <= asciiEnd) {
+  /** Checks the record ending at `end` is UTF-8, unless it lies before asciiEnd, proved ASCII. */
+  protected validate(end: number): void {
+    if (end <= this.text.asciiEnd) {
       this.ascii = true;
       return;
     }

@@ -1,7 +1,7 @@
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
 import { EMPTY_FILE, headerNames } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
-import { CsvScanner } from './csv-scanner.js';
+import { SkippingScanner } from './csv-skipping-scanner.js';
 import type { ChunkWindow } from './line-scanner.js';
 import { type ColumnBatch, UnreadableError } from './table-file.js';
 
@@ -13,7 +13,7 @@ import { type ColumnBatch, UnreadableError } from './table-file.js';
  */
 export async function* pickRows(window: ChunkWindow, maxRecordBytes: number, rows: readonly number[], columnsFor: (header: string[]) => WantedColumn[]): AsyncGenerator<ColumnBatch> {
   const wanted = [...new Set(rows)].filter((row) => row >= 0).sort((a, b) => a - b);
-  const scanner = new CsvScanner(window, maxRecordBytes);
+  const scanner = new SkippingScanner(window, maxRecordBytes);
   const picked: ColumnBatch[] = [];
   let header: string[] | undefined;
   let row = 0;

@@ -1,20 +1,19 @@
-import { isAscii, isUtf8 } from 'node:buffer';
-import { IS_QUOTED, HAS_ESCAPES, RecordFields, type RecordSink } from './csv-record.js';
+import { IS_QUOTED, HAS_ESCAPES, RecordFields, tooLong, type RecordSink } from './csv-record.js';
 import { type ChunkWindow, contentStart } from './line-scanner.js';
 
 const COMMA = 0x2c;
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const LF = 0x0a;
-const CR = 0x0d;
+export const LF = 0x0a;
+export const CR = 0x0d;
 
-/** What takes whole unquoted ASCII records without a record in between (CsvBatchBuilder). */
+/** What takes whole plain records, unsplit by the scanner (CsvBatchBuilder.addUnquoted). */
 export interface PlainRecords {
   addUnquoted(b: Buffer, p: number, limit: number, ascii: boolean): number;
 }
 
 // Scanner states, kept between chunks so a record split across reads resumes where it stopped.
-const FIELD_START = 0;
+export const FIELD_START = 0;
 const UNQUOTED = 1;
 const QUOTED = 2;
 const QUOTE_SEEN = 3;
@@ -22,31 +21,26 @@ const CLOSED_THEN_CR = 4;
 
 /**
  * An RFC 4180 state machine over raw bytes, finding records and their fields (see csv-record.ts)
- * chunk by chunk; runs of unquoted fields are split in one tight loop. UTF-8 is checked natively,
- * a window at a time where it is all ASCII (the usual case) and a record at a time where not.
+ * chunk by chunk. Plain records (no quote, the header's field count, valid UTF-8: nearly every
+ * record of most files) go whole to `plainRecords` when set, split and parsed in one pass; the
+ * state machine takes the rest, and records that straddle chunks.
  */
 export class CsvScanner extends RecordFields {
   /** Set by stop(): nothing more is wanted. */
-  private stopped = false;
+  protected stopped = false;
   /** Set by stop() and pause(): scan returns after the record it is in. */
-  private halted = false;
-  private scanLine = 1;
-  private pos = 0;
-  private state = FIELD_START;
+  protected halted = false;
+  protected scanLine = 1;
+  protected pos = 0;
+  protected state = FIELD_START;
   private quoteLine = 0;
   private fieldBegin = 0;
   private fieldFlags = 0;
-  /** Bytes [recordStart, asciiEnd) of the window are known to be ASCII. */
-  private asciiEnd = 0;
-  /** Bytes of the text dropped from the window's front so far: window index + this = text offset. */
-  consumed = 0;
   /** Takes whole plain records straight from the bytes (CsvBatchBuilder.addUnquoted), if set. */
   plainRecords: PlainRecords | undefined;
-  /** Bytes [recordStart, utf8End) of the window are known to be valid UTF-8 (and [, asciiEnd) ASCII). */
-  private utf8End = 0;
 
   constructor(
-    private readonly window: ChunkWindow,
+    protected readonly window: ChunkWindow,
     private readonly maxRecordBytes: number,
   ) {
     super(window.bytes);
@@ -64,11 +58,6 @@ export class CsvScanner extends RecordFields {
     this.line = this.scanLine = line;
   }
 
-  /** Between records: the next byte starts a record (or the text ends). */
-  get atRecordStart(): boolean {
-    return this.state === FIELD_START && this.fieldCount === 0;
-  }
-
   stop(): void {
     this.stopped = this.halted = true;
   }
@@ -84,7 +73,7 @@ export class CsvScanner extends RecordFields {
     const b = (this.bytes = this.window.bytes);
     const end = b.length;
     const newlineEnd = b.lastIndexOf(LF) + 1;
-    this.checkText(b, newlineEnd);
+    this.text.check(b, this.recordStart, newlineEnd);
     let p = this.pos;
     while (p < end && !this.halted) {
       const state = this.state;
@@ -103,8 +92,8 @@ export class CsvScanner extends RecordFields {
 
   /** Records from `p` on taken whole by plainRecords, while it takes them; returns where it stopped. */
   private plain(b: Buffer, p: number, newlineEnd: number): number {
-    const ascii = p < this.asciiEnd;
-    const limit = Math.min(ascii ? this.asciiEnd : this.utf8End, newlineEnd);
+    const ascii = p < this.text.asciiEnd;
+    const limit = Math.min(ascii ? this.text.asciiEnd : this.text.utf8End, newlineEnd);
     const records = this.plainRecords!;
     for (let next = records.addUnquoted(b, p, limit, ascii); next >= 0; next = records.addUnquoted(b, p, limit, ascii)) {
       this.scanLine++;
@@ -115,65 +104,19 @@ export class CsvScanner extends RecordFields {
     return p;
   }
 
-  /**
-   * Checks the window's bytes natively: all ASCII from the record on (the usual case, then no
-   * record needs a check of its own), or else valid UTF-8 up to the last newline (records split
-   * at newlines and commas, both ASCII, so each of them is valid too). Records in neither region
-   * are checked one by one.
-   */
-  private checkText(b: Buffer, newlineEnd: number): void {
-    const asciiFrom = Math.max(this.asciiEnd, this.recordStart);
-    this.asciiEnd = isAscii(b.subarray(asciiFrom)) ? b.length : asciiFrom;
-    const utf8From = Math.max(this.utf8End, this.recordStart);
-    if (this.asciiEnd === b.length) this.utf8End = b.length;
-    else this.utf8End = utf8From < newlineEnd && isUtf8(b.subarray(utf8From, newlineEnd)) ? newlineEnd : utf8From;
-  }
-
-  /** Whether the last scan stopped at a pause rather than at the end of the window. */
-  get paused(): boolean {
-    return this.halted && !this.stopped;
-  }
-
-  /**
-   * Passes over whole lines without locating their fields, up to `rows` that are rows (a blank
-   * line is one only when `blankIsRow`), from a record's start while no quote lies ahead in the
-   * window: there no newline can be inside a field, so lines are records. Stops before a line
-   * that starts at or past window index `stopAt`. Returns the rows passed.
-   */
-  skipLines(rows: number, blankIsRow: boolean, stopAt = Number.POSITIVE_INFINITY): number {
-    if (!this.atRecordStart || this.stopped) return 0;
-    const b = (this.bytes = this.window.bytes);
-    const quote = b.indexOf(QUOTE, this.pos);
-    const limit = quote === -1 ? b.length : quote;
-    let p = this.pos;
-    let passed = 0;
-    while (passed < rows && p < stopAt) {
-      const newline = b.indexOf(LF, p);
-      if (newline === -1 || newline >= limit) break;
-      if (blankIsRow || !(newline === p || (newline === p + 1 && b[p] === CR))) passed++;
-      this.scanLine++;
-      p = newline + 1;
-    }
-    this.line = this.scanLine;
-    this.pos = this.recordStart = p;
-    return passed;
-  }
-
   /** Reads the next chunk; false at the end of the source. */
   async refill(): Promise<boolean> {
     const length = this.window.bytes.length;
     if (!this.skipping && length - this.recordStart > this.maxRecordBytes) {
       this.skipping = true;
-      this.problem ??= this.tooLong();
+      this.problem ??= tooLong(this.maxRecordBytes);
     }
     // While skipping, nothing of the record is kept: only the scanner state carries over.
     const shift = await this.window.refill(this.skipping ? length : this.recordStart);
     if (shift < 0) return false;
-    this.consumed += shift;
     this.pos -= shift;
     this.recordStart -= shift;
-    this.asciiEnd = Math.max(0, this.asciiEnd - shift);
-    this.utf8End = Math.max(0, this.utf8End - shift);
+    this.text.shift(shift);
     this.bytes = this.window.bytes;
     return true;
   }
@@ -297,12 +240,8 @@ export class CsvScanner extends RecordFields {
   }
 
   private complete(end: number, sink: RecordSink): void {
-    if (!this.skipping && end - this.recordStart > this.maxRecordBytes) this.problem ??= this.tooLong();
-    if (this.problem === undefined) this.validate(end, this.asciiEnd);
+    if (!this.skipping && end - this.recordStart > this.maxRecordBytes) this.problem ??= tooLong(this.maxRecordBytes);
+    if (this.problem === undefined) this.validate(end);
     sink(this);
-  }
-
-  private tooLong(): string {
-    return `record is longer than the ${this.maxRecordBytes}-byte limit (maxRecordBytes)`;
   }
 }

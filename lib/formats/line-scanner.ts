@@ -1,3 +1,5 @@
+import { isAscii, isUtf8 } from 'node:buffer';
+
 /** Text readers pull the source in pieces of this size, so a file is never read whole. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 export const DEFAULT_BATCH_ROWS = 65536;
@@ -27,6 +29,8 @@ export class ChunkWindow {
    * Buffer, so fields become strings with its native decoders, without a view per field.
    */
   bytes: Buffer = Buffer.alloc(0);
+  /** Bytes of the text dropped from the front so far: an index into `bytes` plus this is an offset into the text. */
+  dropped = 0;
   private store: Buffer = Buffer.alloc(0);
 
   constructor(private readonly chunks: AsyncIterator<Uint8Array>) {}
@@ -43,6 +47,7 @@ export class ChunkWindow {
     const kept = this.keep(keepFrom, piece.byteLength);
     this.store.set(piece, kept);
     this.bytes = this.store.subarray(0, kept + piece.byteLength);
+    this.dropped += keepFrom;
     return keepFrom;
   }
 
@@ -75,9 +80,44 @@ export async function contentStart(window: ChunkWindow): Promise<number> {
   return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
 }
 
-/** Receives lines as the scanner finds them; `bytes` is only valid during the call. */
+/**
+ * What is known of a window's text, checked natively a window at a time: bytes [from, asciiEnd)
+ * are ASCII, [from, utf8End) valid UTF-8, where `from` is the start of the line or record being
+ * read. Lines split at newlines, which are ASCII, so each line in a checked region is valid too.
+ */
+export class TextCheck {
+  asciiEnd = 0;
+  utf8End = 0;
+
+  /** Checks the window from `from` on: all ASCII (the usual case), or else valid UTF-8 up to `newlineEnd`. */
+  check(b: Buffer, from: number, newlineEnd: number): void {
+    const asciiFrom = Math.max(this.asciiEnd, from);
+    this.asciiEnd = isAscii(b.subarray(asciiFrom)) ? b.length : asciiFrom;
+    const utf8From = Math.max(this.utf8End, from);
+    if (this.asciiEnd === b.length) this.utf8End = b.length;
+    else this.utf8End = utf8From < newlineEnd && isUtf8(b.subarray(utf8From, newlineEnd)) ? newlineEnd : utf8From;
+  }
+
+  /** The window dropped `shift` bytes from its front. */
+  shift(shift: number): void {
+    this.asciiEnd = Math.max(0, this.asciiEnd - shift);
+    this.utf8End = Math.max(0, this.utf8End - shift);
+  }
+
+  /** What is known of bytes from `from` up to `end`: ASCII, UTF8 or UNCHECKED. */
+  of(end: number): TextKind {
+    return end <= this.asciiEnd ? ASCII : end <= this.utf8End ? UTF8 : UNCHECKED;
+  }
+}
+
+export const UNCHECKED = 0;
+export const UTF8 = 1;
+export const ASCII = 2;
+export type TextKind = typeof UNCHECKED | typeof UTF8 | typeof ASCII;
+
+/** Receives lines as the scanner finds them: bytes [start, end) of `b`, valid only during the call. */
 export interface LineSink {
-  line(lineNumber: number, bytes: Uint8Array): void;
+  line(lineNumber: number, b: Buffer, start: number, end: number, text: TextKind): void;
   tooLong(lineNumber: number): void;
 }
 
@@ -92,6 +132,7 @@ export class LineScanner {
   /** Bytes before this hold no newline: a long line's earlier chunks are searched once. */
   private searched = 0;
   private skipping = false;
+  private readonly text = new TextCheck();
 
   constructor(
     private readonly window: ChunkWindow,
@@ -102,9 +143,15 @@ export class LineScanner {
     this.start = await contentStart(this.window);
   }
 
+  /** Starts at a line inside a file (a byte range): no byte order mark there, lines numbered from `line`. */
+  beginAt(line: number): void {
+    this.lineNumber = line;
+  }
+
   /** Hands every complete line in the window to the sink. */
   scan(sink: LineSink): void {
     const b = this.window.bytes;
+    if (!this.skipping) this.text.check(b, this.start, b.lastIndexOf(LF) + 1);
     let newline = b.indexOf(LF, Math.max(this.start, this.searched));
     while (newline !== -1) {
       this.emit(b, newline, sink);
@@ -121,6 +168,7 @@ export class LineScanner {
     if (!this.skipping && length - this.start > this.maxLineBytes) this.skipping = true;
     const shift = await this.window.refill(this.skipping ? length : this.start);
     if (shift < 0) return false;
+    this.text.shift(shift);
     this.start = this.skipping ? 0 : this.start - shift;
     this.searched = this.skipping ? 0 : this.searched - shift;
     return true;
@@ -132,7 +180,7 @@ export class LineScanner {
     if (this.skipping || this.start < length) this.emit(this.window.bytes, length, sink);
   }
 
-  private emit(b: Uint8Array, newline: number, sink: LineSink): void {
+  private emit(b: Buffer, newline: number, sink: LineSink): void {
     if (this.skipping) {
       this.skipping = false;
       sink.tooLong(this.lineNumber);
@@ -140,6 +188,6 @@ export class LineScanner {
     }
     const end = newline > this.start && b[newline - 1] === CR ? newline - 1 : newline;
     if (end - this.start > this.maxLineBytes) sink.tooLong(this.lineNumber);
-    else sink.line(this.lineNumber, b.subarray(this.start, end));
+    else sink.line(this.lineNumber, b, this.start, end, this.text.of(end));
   }
 }

@@ -51,8 +51,9 @@ export interface BatchOptions {
    */
   readonly parse?: ReadonlyMap<string, ColumnType>;
   /**
-   * CSV: only the records of this byte range (formats/csv-ranges.ts cuts a file into ranges),
-   * rows and lines numbered as in the whole file, so the file's pieces can be checked apart.
+   * CSV and JSON Lines: only the records of this byte range (csv-ranges.ts and jsonl-ranges.ts
+   * cut a file into ranges), rows and lines numbered as in the whole file, so the file's pieces
+   * can be checked apart.
    */
   readonly textRange?: TextRange;
 }

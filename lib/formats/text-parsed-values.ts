@@ -2,14 +2,16 @@ import { coerceFor, INVALID, type Coerce } from '../checks/coerce-value.js';
 import type { ColumnType } from '../contract/column-type.js';
 import type { FieldReader } from './csv-field-readers.js';
 import { HAS_ESCAPES, type CsvRecord } from './csv-record.js';
+import { jsonValue, STRING } from './json-object-bytes.js';
 import type { UnparsedField } from './table-file.js';
 
 /**
  * Values parsed by the column's contract type: each type's common shapes straight from the bytes
- * (`read`), anything else by the text rules the engine would apply (coerce-value.ts), so both
- * roads give the same value. A field that does not parse is INVALID, its text listed for the
- * engine to report as a `type` violation; null as the text rules have it (a quoted empty field
- * is null except in string and binary columns).
+ * (`read`), anything else by the rules the engine would apply (coerce-value.ts: the text rules
+ * for CSV, the JSON ones for JSON Lines), so both roads give the same value. A value that does
+ * not parse is INVALID, listed with what the file held for the engine to report as a `type`
+ * violation; null as the rules have it (a quoted empty CSV field is null except in string and
+ * binary columns).
  */
 export abstract class ParsedValues implements FieldReader {
   readonly output = 'parsed';
@@ -18,10 +20,13 @@ export abstract class ParsedValues implements FieldReader {
   private readonly coerce: Coerce;
   private readonly emptyIsNull: boolean;
 
-  constructor(type: ColumnType, protected readonly batchRows: number) {
-    this.coerce = coerceFor('text', type);
+  constructor(type: ColumnType, protected readonly batchRows: number, source: 'text' | 'dynamic' = 'text') {
+    this.coerce = coerceFor(source, type);
     this.emptyIsNull = type.kind !== 'string' && type.kind !== 'binary';
   }
+
+  /** Whether `read` takes a JSON token of this kind (json-object-bytes.ts), the quotes of a string left out. */
+  protected abstract readsJson(kind: number): boolean;
 
   /**
    * Stores the value of bytes [start, end), a field without escapes, and says true; false leaves
@@ -39,12 +44,12 @@ export abstract class ParsedValues implements FieldReader {
     const end = record.recordStart + record.ends[index]!;
     const flags = record.flags[index]!;
     if (start === end && (flags === 0 || this.emptyIsNull)) this.store(null);
-    else if (flags & HAS_ESCAPES || !this.read(record.bytes, start, end, record.ascii)) this.byTextRules(record.field(index)!);
+    else if (flags & HAS_ESCAPES || !this.read(record.bytes, start, end, record.ascii)) this.byRules(record.field(index)!);
   }
 
   takeBytes(b: Buffer, start: number, end: number, ascii: boolean): void {
     if (start === end) this.store(null);
-    else if (!this.read(b, start, end, ascii)) this.byTextRules(b.toString(ascii ? 'latin1' : 'utf8', start, end));
+    else if (!this.read(b, start, end, ascii)) this.byRules(b.toString(ascii ? 'latin1' : 'utf8', start, end));
   }
 
   retract(): void {
@@ -62,9 +67,16 @@ export abstract class ParsedValues implements FieldReader {
     return unparsed;
   }
 
-  private byTextRules(text: string): void {
-    const value = this.coerce(text);
-    if (value === INVALID) this.unparsed.push({ index: this.count, text });
+  /** A JSON Lines value from its token's bytes (see json-object-bytes.ts). */
+  takeJson(b: Buffer, kind: number, start: number, end: number, ascii: boolean): void {
+    const inner = kind === STRING ? 1 : 0;
+    if (!this.readsJson(kind) || !this.read(b, start + inner, end - inner, ascii)) this.byRules(jsonValue(b, kind, start, end, ascii));
+  }
+
+  /** A value as the file holds it (a CSV field's text, a JSON value, undefined for absent), by the rules. */
+  byRules(raw: unknown): void {
+    const value = this.coerce(raw);
+    if (value === INVALID) this.unparsed.push({ index: this.count, raw });
     this.store(value);
   }
 }

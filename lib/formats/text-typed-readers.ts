@@ -1,16 +1,21 @@
 import type { ColumnType } from '../contract/column-type.js';
-import type { FieldReader } from './csv-field-readers.js';
-import { NumberValues, ObjectValues } from './csv-parsed-values.js';
+import { FALSE, NUMBER, STRING, TRUE } from './json-object-bytes.js';
+import { NumberValues, ObjectValues, type ParsedValues } from './text-parsed-values.js';
 import { booleanAt, decimalFits, integerAt, PlainDecimal } from './text-number-bytes.js';
 import { InternedText } from './text-interning.js';
 import { TimestampBytes } from './text-timestamp-bytes.js';
 
 /**
  * The readers of parsed columns, one per contract type: each takes its type's common shapes
- * straight from the bytes and leaves the rest to the text rules (see csv-parsed-values.ts).
+ * straight from the bytes (of a CSV field, or of a JSON token of the kind it reads) and leaves
+ * the rest to the engine's rules (see text-parsed-values.ts).
  */
 class StringValues extends ObjectValues {
   private readonly interned = new InternedText();
+
+  protected readsJson(kind: number): boolean {
+    return kind === STRING;
+  }
 
   protected read(b: Buffer, start: number, end: number, ascii: boolean): boolean {
     this.values[this.count++] = ascii ? this.interned.text(b, start, end) : b.toString('utf8', start, end);
@@ -22,10 +27,14 @@ class IntegerValues extends NumberValues {
   private readonly min: number;
   private readonly max: number;
 
-  constructor(type: ColumnType, batchRows: number) {
-    super(type, batchRows);
-    // int64 beyond 15 digits (a bigint) is left to the text rules.
+  constructor(type: ColumnType, batchRows: number, source: Source) {
+    super(type, batchRows, source);
+    // int64 beyond 15 digits (a bigint) is left to the rules.
     [this.min, this.max] = type.kind === 'int32' ? [-(2 ** 31), 2 ** 31 - 1] : [-Infinity, Infinity];
+  }
+
+  protected readsJson(kind: number): boolean {
+    return kind === NUMBER;
   }
 
   protected read(b: Buffer, start: number, end: number): boolean {
@@ -39,6 +48,10 @@ class IntegerValues extends NumberValues {
 class FloatValues extends NumberValues {
   private readonly reader = new PlainDecimal();
 
+  protected readsJson(kind: number): boolean {
+    return kind === NUMBER;
+  }
+
   protected read(b: Buffer, start: number, end: number): boolean {
     if (!this.reader.read(b, start, end)) return false;
     this.storeNumber(this.reader.value);
@@ -48,19 +61,31 @@ class FloatValues extends NumberValues {
 
 class DecimalValues extends NumberValues {
   private readonly reader = new PlainDecimal();
+  /** A JSON number is checked as the text of the double it parses to (coerce-value.ts), and String(-0) is `0`. */
+  private readonly unsignedZero: boolean;
 
-  constructor(private readonly type: Extract<ColumnType, { kind: 'decimal' }>, batchRows: number) {
-    super(type, batchRows);
+  constructor(private readonly type: Extract<ColumnType, { kind: 'decimal' }>, batchRows: number, source: Source) {
+    super(type, batchRows, source);
+    this.unsignedZero = source === 'dynamic';
+  }
+
+  protected readsJson(kind: number): boolean {
+    return kind === NUMBER;
   }
 
   protected read(b: Buffer, start: number, end: number): boolean {
     if (!decimalFits(this.reader, b, start, end, this.type.precision, this.type.scale)) return false;
-    this.storeNumber(this.reader.value);
+    const value = this.reader.value;
+    this.storeNumber(this.unsignedZero && value === 0 ? 0 : value);
     return true;
   }
 }
 
 class BooleanValues extends ObjectValues {
+  protected readsJson(kind: number): boolean {
+    return kind === TRUE || kind === FALSE;
+  }
+
   protected read(b: Buffer, start: number, end: number): boolean {
     const value = booleanAt(b, start, end);
     if (value === undefined) return false;
@@ -78,6 +103,10 @@ const STAMP_PREFIX = 16;
 /** Timestamps and dates, whichever kind `stamp` reads (see TimestampBytes). */
 abstract class StampValues extends NumberValues {
   protected readonly stamps = new TimestampBytes();
+
+  protected readsJson(kind: number): boolean {
+    return kind === STRING;
+  }
 
   protected abstract stamp(b: Buffer, start: number, end: number): boolean;
 
@@ -120,19 +149,21 @@ class DateValues extends StampValues {
   }
 }
 
-/** The reader that parses a column of the given contract type. */
-export function parsedReader(type: ColumnType, batchRows: number): FieldReader {
+type Source = 'text' | 'dynamic';
+
+/** The reader that parses a column of the given contract type, from CSV fields or JSON values. */
+export function parsedReader(type: ColumnType, batchRows: number, source: Source = 'text'): ParsedValues {
   switch (type.kind) {
     case 'string':
-    case 'binary': return new StringValues(type, batchRows);
+    case 'binary': return new StringValues(type, batchRows, source);
     case 'int32':
-    case 'int64': return new IntegerValues(type, batchRows);
+    case 'int64': return new IntegerValues(type, batchRows, source);
     case 'float32':
-    case 'float64': return new FloatValues(type, batchRows);
-    case 'decimal': return new DecimalValues(type, batchRows);
-    case 'boolean': return new BooleanValues(type, batchRows);
-    case 'date': return new DateValues(type, batchRows);
-    case 'timestamp': return new InstantValues(type, batchRows);
-    case 'timestamp_ntz': return new WallClockValues(type, batchRows);
+    case 'float64': return new FloatValues(type, batchRows, source);
+    case 'decimal': return new DecimalValues(type, batchRows, source);
+    case 'boolean': return new BooleanValues(type, batchRows, source);
+    case 'date': return new DateValues(type, batchRows, source);
+    case 'timestamp': return new InstantValues(type, batchRows, source);
+    case 'timestamp_ntz': return new WallClockValues(type, batchRows, source);
   }
 }
