@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ContractRegistry } from '../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../lib/gate/gate-layout.js';
@@ -44,4 +45,25 @@ export function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undef
 /** When Lambda stops this invocation (epoch milliseconds); undefined without a context. */
 export function lambdaDeadline(context: LambdaContext | undefined): number | undefined {
   return context ? Date.now() + context.getRemainingTimeInMillis() : undefined;
+}
+
+/**
+ * Threads to check with: GATE_CHECK_THREADS, else one per 1,769 MB of the function's memory (a
+ * full vCPU each), never more than the cores it sees: below 3,538 MB a second thread only splits
+ * one vCPU's time and adds a heap.
+ */
+export function checkThreads(env: NodeJS.ProcessEnv): number {
+  const set = positiveEnv(env, 'GATE_CHECK_THREADS');
+  if (set !== undefined) return set;
+  const memory = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+  const perMemory = Number.isFinite(memory) && memory > 0 ? Math.floor(memory / 1769) : 1;
+  return Math.max(1, Math.min(perMemory, availableParallelism()));
+}
+
+/** A positive whole number from the environment; undefined when unset or empty. */
+export function positiveEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const value = Number(env[name]);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${env[name]}`);
+  return value;
 }

@@ -2,7 +2,7 @@ import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
 import { fanOutDecider } from '../../lib/fanout/fan-out-decider.js';
 import { deadlineStore } from '../../lib/gate/deadline-store.js';
 import type { Decider } from '../../lib/gate/process-marker.js';
-import { gateContracts, gateStore, lambdaDeadline, layoutFrom, requiredEnv, type LambdaContext } from '../gate-environment.js';
+import { gateContracts, gateStore, lambdaDeadline, layoutFrom, positiveEnv, requiredEnv, type LambdaContext } from '../gate-environment.js';
 
 /**
  * The ports every fan-out step needs, from the environment the deployment sets: GATE_BUCKET,
@@ -32,10 +32,6 @@ export function withDeadline<Deps extends FanoutDeps>(deps: Deps, context: Lambd
  */
 export function fanoutDeciderFrom(env: NodeJS.ProcessEnv): Decider | undefined {
   if (env.GATE_FANOUT_MAX_FILES === undefined && env.GATE_FANOUT_MAX_BYTES === undefined) return undefined;
-  const limit = (name: string) => {
-    const value = Number(requiredEnv(env, name));
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${env[name]}`);
-    return value;
-  };
+  const limit = (name: string) => positiveEnv(env, name) ?? Number(requiredEnv(env, name));
   return fanOutDecider({ layout: layoutFrom(env), limits: { maxFiles: limit('GATE_FANOUT_MAX_FILES'), maxBytes: limit('GATE_FANOUT_MAX_BYTES') } });
 }

@@ -1,11 +1,13 @@
-import { availableParallelism } from 'node:os';
 import { handleStorageEvent } from '../../lib/gate/handle-event.js';
 import type { GateDeps } from '../../lib/gate/process-marker.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { threadedObjectChecks } from '../../lib/parallel/threaded-object-checks.js';
 import { fanoutDeciderFrom } from '../fanout/fanout-environment.js';
-import { gateContracts, gateStore, lambdaDeadline, layoutFrom, requiredEnv, type LambdaContext } from '../gate-environment.js';
+import { checkThreads, gateContracts, gateStore, lambdaDeadline, layoutFrom, positiveEnv, requiredEnv, type LambdaContext } from '../gate-environment.js';
 import { describeOutcome, logJson } from '../log-json.js';
+
+/** The threads a deployed function checks with, for benchmarks that invoke the bundle. */
+export { checkThreads } from '../gate-environment.js';
 
 /**
  * The validate Lambda: an adapter. It reads its configuration from the environment, builds the
@@ -45,28 +47,8 @@ async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: s
     clock: Date.now,
     layout: layoutFrom(env),
     decider: fanoutDeciderFrom(env),
-    checks: threadedObjectChecks({ bucket, endpoint: env.AWS_ENDPOINT_URL_S3 || undefined }, checkThreads(env), positiveNumber(env, 'GATE_PARALLEL_MIN_VALUES')),
+    checks: threadedObjectChecks({ bucket, endpoint: env.AWS_ENDPOINT_URL_S3 || undefined }, checkThreads(env), positiveEnv(env, 'GATE_PARALLEL_MIN_VALUES')),
   };
-}
-
-/**
- * Threads to check with: GATE_CHECK_THREADS, else one per 1,769 MB of the function's memory (a
- * full vCPU each), never more than the cores it sees: below 3,538 MB a second thread only splits
- * one vCPU's time and adds a heap.
- */
-export function checkThreads(env: NodeJS.ProcessEnv): number {
-  const set = positiveNumber(env, 'GATE_CHECK_THREADS');
-  if (set !== undefined) return set;
-  const memory = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
-  const perMemory = Number.isFinite(memory) && memory > 0 ? Math.floor(memory / 1769) : 1;
-  return Math.max(1, Math.min(perMemory, availableParallelism()));
-}
-
-function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  if (!env[name]) return undefined;
-  const value = Number(env[name]);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${env[name]}`);
-  return value;
 }
 
 function isSqsEvent(event: unknown): boolean {

@@ -1,50 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { counts, memoryFile, validate } from '../fixtures/partition.js';
-import { openDuckDB, sqlIdent, sqlString } from '../writers/duckdb-session.js';
 import { expectParsedLikeText, parsedRead } from './csv-parsed-reference.js';
 import { expectKnobValues, KNOB_COLUMNS, KNOB_ROWS, KNOB_TYPES, knobContract } from './text-knobs-table.js';
+import { openDuckdbKnobWriter, type DuckdbKnobWriter } from './duckdb-knob-writer.js';
 
 /**
  * The knob table written by DuckDB's COPY ... (FORMAT csv) with the options producers set, read
  * back by the parsed road at chunk sizes down to one byte (every field straddles a boundary):
  * each read agrees with the text road, and where the knob keeps values, holds the table.
  */
-const SQL_TYPES: Record<string, string> = {
-  int64: 'BIGINT', int32: 'INTEGER', float64: 'DOUBLE', 'decimal(12,2)': 'DECIMAL(12,2)', boolean: 'BOOLEAN',
-  date: 'DATE', timestamp: 'TIMESTAMPTZ', timestamp_ntz: 'TIMESTAMP', string: 'VARCHAR',
-};
-
 const TINY_SIZES = [{}, { chunkBytes: 1, batchRows: 7 }, { chunkBytes: 13, batchRows: 64 }];
 
-const TABLE_SQL = `CREATE TABLE t AS SELECT * FROM (VALUES ${Array.from({ length: KNOB_ROWS }, (_, row) =>
-  `(${KNOB_COLUMNS.map((c) => `CAST(${c.values[row] === null ? 'NULL' : sqlString(c.values[row]!)} AS ${SQL_TYPES[c.type]})`).join(', ')})`).join(',\n')}) v(${KNOB_COLUMNS.map((c) => sqlIdent(c.name)).join(', ')})`;
-
-let dir: string;
-let session: Awaited<ReturnType<typeof openDuckDB>>;
+let knobs: DuckdbKnobWriter;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cg-duckdb-knobs-'));
-  session = await openDuckDB();
-  await session.connection.run(TABLE_SQL);
+  knobs = await openDuckdbKnobWriter('cg-duckdb-knobs-');
 });
-afterAll(() => {
-  session.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function duckdbWrites(name: string, options: string, setup: readonly string[] = []): Promise<Uint8Array> {
-  const path = join(dir, name);
-  for (const statement of setup) await session.connection.run(statement);
-  try {
-    await session.connection.run(`COPY t TO ${sqlString(path)} (${options})`);
-  } finally {
-    await session.connection.run(`SET TimeZone = 'UTC'`);
-  }
-  return new Uint8Array(readFileSync(path));
-}
+afterAll(() => knobs.close());
+const duckdbWrites = (name: string, options: string, setup: readonly string[] = []) => knobs.writes(name, options, setup);
 
 describe.each([
   ['the defaults', 'out.csv', 'FORMAT csv', [], true],

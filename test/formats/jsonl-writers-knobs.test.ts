@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import pl from 'nodejs-polars';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryFile, validate } from '../fixtures/partition.js';
-import { openDuckDB, sqlIdent, sqlString } from '../writers/duckdb-session.js';
 import { expectJsonParsedLikeParse } from './jsonl-parsed-reference.js';
 import { KNOB_COLUMNS, KNOB_ROWS, KNOB_TYPES, knobContract } from './text-knobs-table.js';
+import { openDuckdbKnobWriter, type DuckdbKnobWriter } from './duckdb-knob-writer.js';
 
 /**
  * The knob table written as JSON Lines by DuckDB (COPY ... FORMAT json), pandas (to_json with
@@ -16,36 +16,13 @@ import { KNOB_COLUMNS, KNOB_ROWS, KNOB_TYPES, knobContract } from './text-knobs-
  * down to one byte: each read agrees with JSON.parse and the engine's JSON rules line by line.
  */
 const SIZES = [{}, { chunkBytes: 1, batchRows: 7 }, { chunkBytes: 13, batchRows: 64 }];
-const SQL_TYPES: Record<string, string> = {
-  int64: 'BIGINT', int32: 'INTEGER', float64: 'DOUBLE', 'decimal(12,2)': 'DECIMAL(12,2)', boolean: 'BOOLEAN',
-  date: 'DATE', timestamp: 'TIMESTAMPTZ', timestamp_ntz: 'TIMESTAMP', string: 'VARCHAR',
-};
-const TABLE_SQL = `CREATE TABLE t AS SELECT * FROM (VALUES ${Array.from({ length: KNOB_ROWS }, (_, row) =>
-  `(${KNOB_COLUMNS.map((c) => `CAST(${c.values[row] === null ? 'NULL' : sqlString(c.values[row]!)} AS ${SQL_TYPES[c.type]})`).join(', ')})`).join(',\n')}) v(${KNOB_COLUMNS.map((c) => sqlIdent(c.name)).join(', ')})`;
 const jsonlContract = () => ({ ...knobContract(), produces: { ...knobContract().produces, format: 'jsonl' as const } });
-
-let dir: string;
-let session: Awaited<ReturnType<typeof openDuckDB>>;
+let knobs: DuckdbKnobWriter;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cg-jsonl-knobs-'));
-  session = await openDuckDB();
-  await session.connection.run(TABLE_SQL);
+  knobs = await openDuckdbKnobWriter('cg-jsonl-knobs-');
 });
-afterAll(() => {
-  session.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function duckdbWrites(name: string, options: string, setup: readonly string[] = []): Promise<Uint8Array> {
-  const path = join(dir, name);
-  for (const statement of setup) await session.connection.run(statement);
-  try {
-    await session.connection.run(`COPY t TO ${sqlString(path)} (${options})`);
-  } finally {
-    await session.connection.run(`SET TimeZone = 'UTC'`);
-  }
-  return new Uint8Array(readFileSync(path));
-}
+afterAll(() => knobs.close());
+const duckdbWrites = (name: string, options: string, setup: readonly string[] = []) => knobs.writes(name, options, setup);
 
 describe.each([
   ['the defaults', 'out.jsonl', 'FORMAT json', []],
