@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { ContractRegistry } from '../lib/gate/contract-registry.js';
+import type { ContractSource } from '../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../lib/gate/gate-layout.js';
+import { registryContracts } from '../lib/registry/registry-contracts.js';
+import { DEFAULT_REGISTRY_PREFIX } from '../lib/registry/registry-layout.js';
 import { loadContractDirectory } from '../lib/storage/contract-directory.js';
 import type { ObjectStore } from '../lib/storage/object-store.js';
 import { createS3Client } from '../lib/storage/s3-client.js';
 import { s3ObjectStore } from '../lib/storage/s3-object-store.js';
+import { logJson } from './log-json.js';
 
 /** Lambda's context, as far as the gate's functions use it. */
 export interface LambdaContext {
@@ -37,9 +40,20 @@ export function gateStore(env: NodeJS.ProcessEnv): { bucket: string; store: Obje
   return { bucket, store: s3ObjectStore({ client: createS3Client({ endpoint: env.AWS_ENDPOINT_URL_S3 || undefined }), bucket }) };
 }
 
-/** The contracts in CONTRACTS_DIR, by default `contracts` beside the handler (its import.meta.dirname). */
-export function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undefined): Promise<ContractRegistry> {
-  return loadContractDirectory(env.CONTRACTS_DIR ?? join(handlerDir ?? '.', 'contracts'));
+/**
+ * Where the functions get their contracts. GATE_CONTRACTS_SOURCE=registry: the registry on the
+ * gate's bucket under GATE_REGISTRY_PREFIX (`_contracts/`), looked at again after
+ * GATE_CONTRACTS_REFRESH_SECONDS (10) and whenever a drop names a contract not seen yet.
+ * Otherwise (`bundled`, the default of a function built before the registry) the files in
+ * CONTRACTS_DIR, by default `contracts` beside the handler (its import.meta.dirname).
+ */
+export async function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undefined, store: ObjectStore): Promise<ContractSource> {
+  const source = env.GATE_CONTRACTS_SOURCE || 'bundled';
+  if (source === 'bundled') return loadContractDirectory(env.CONTRACTS_DIR ?? join(handlerDir ?? '.', 'contracts'));
+  if (source !== 'registry') throw new Error(`GATE_CONTRACTS_SOURCE must be bundled or registry, not ${source}`);
+  const refreshSeconds = env.GATE_CONTRACTS_REFRESH_SECONDS === '0' ? 0 : (positiveEnv(env, 'GATE_CONTRACTS_REFRESH_SECONDS') ?? 10);
+  const warn = (text: string) => logJson('warn', 'a registered contract is not in force', { problem: text });
+  return registryContracts(store, { prefix: env.GATE_REGISTRY_PREFIX || DEFAULT_REGISTRY_PREFIX, refreshMs: refreshSeconds * 1000, warn });
 }
 
 /** When Lambda stops this invocation (epoch milliseconds); undefined without a context. */

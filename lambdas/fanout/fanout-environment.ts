@@ -9,9 +9,11 @@ import { gateContracts, gateStore, lambdaDeadline, layoutFrom, positiveEnv, requ
  * CONTRACTS_DIR (default: `contracts` beside the handler) and the prefix variables.
  */
 export async function fanoutEnvironment(env: NodeJS.ProcessEnv): Promise<FanoutDeps & { bucket: string }> {
+  const { bucket, store } = gateStore(env);
   return {
-    ...gateStore(env),
-    contracts: await gateContracts(env, import.meta.dirname),
+    bucket,
+    store,
+    contracts: await gateContracts(env, import.meta.dirname, store),
     layout: layoutFrom(env),
   };
 }

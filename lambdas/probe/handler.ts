@@ -20,10 +20,11 @@ export async function handler(): Promise<{ missed: number; checked: number }> {
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<Omit<Parameters<typeof runProbe>[0], 'now'>> {
+  const { store } = gateStore(env);
   return {
-    store: gateStore(env).store,
+    store,
     notifier: snsNotifier({ topicArn: requiredEnv(env, 'GATE_TOPIC_ARN') }),
-    contracts: await gateContracts(env, import.meta.dirname),
+    contracts: await gateContracts(env, import.meta.dirname, store),
     layout: layoutFrom(env),
   };
 }

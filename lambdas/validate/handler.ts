@@ -13,8 +13,8 @@ export { checkThreads } from '../gate-environment.js';
  * The validate Lambda: an adapter. It reads its configuration from the environment, builds the
  * S3 store and the SNS notifier, and hands every event to the gate.
  *
- * Environment: GATE_BUCKET, GATE_TOPIC_ARN, CONTRACTS_DIR (default: `contracts` beside the
- * handler), and optionally GATE_STAGING_PREFIX, GATE_PUBLISHED_PREFIX, GATE_QUARANTINE_PREFIX,
+ * Environment: GATE_BUCKET, GATE_TOPIC_ARN, where contracts come from (GATE_CONTRACTS_SOURCE and
+ * the rest: see gateContracts), and optionally GATE_STAGING_PREFIX, GATE_PUBLISHED_PREFIX, GATE_QUARANTINE_PREFIX,
  * GATE_STATE_PREFIX, GATE_MARKER; GATE_FANOUT_MAX_FILES and GATE_FANOUT_MAX_BYTES hand bigger
  * partitions to the fan-out state machine (lambdas/fanout/); GATE_CHECK_THREADS overrides the
  * threads the checks use (see checkThreads), GATE_PARALLEL_MIN_VALUES the values to decode
@@ -38,7 +38,7 @@ export async function handler(event: unknown, context?: LambdaContext): Promise<
 async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: string }> {
   const { bucket, store } = gateStore(env);
   const topicArn = requiredEnv(env, 'GATE_TOPIC_ARN');
-  const contracts = await gateContracts(env, import.meta.dirname);
+  const contracts = await gateContracts(env, import.meta.dirname, store);
   return {
     bucket,
     store,

@@ -1,8 +1,7 @@
 import { describeError, GateError } from '../errors.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
-import type { TextRange } from '../formats/csv-ranges.js';
-import { UnreadableError, type GroupRange, type RowGroupInfo } from '../formats/table-file.js';
+import { UnreadableError, type GroupRange, type RowGroupInfo, type TextRange } from '../formats/table-file.js';
 import type { Sample } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';

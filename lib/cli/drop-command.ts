@@ -5,7 +5,10 @@ import { awaitOutcome, decisionsBefore, identifyDrop } from '../gate/await-outco
 import { dropPartition, type FileToDrop } from '../gate/drop-partition.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import { createS3Client } from '../storage/s3-client.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
+import { readPointer } from '../registry/read-registry.js';
+import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import type { CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
 import { dropTarget, waitedAddress, type DropTarget } from './drop-target.js';
@@ -42,6 +45,7 @@ export async function dropCommand(args: string[], io: CliIo): Promise<number> {
   const files = await localDropFiles(options.dir);
   if (files.length === 0) throw new GateError('bad_arguments', `${options.dir} holds no data files (names starting with _ or . are not data)`);
   const store = s3ObjectStore({ client: createS3Client({ endpoint: options.endpoint }), bucket: target.bucket });
+  await warnIfNotRegistered(store, contract, io);
   const known = waited ? await decisionsBefore(store, waited.layout, waited.address) : new Set<string>();
   const { marker, markerEtag } = await dropPartition(store, waited?.layout ?? DEFAULT_LAYOUT, target.prefix, files);
   const dropped = droppedLine(files, target, marker);
@@ -84,6 +88,17 @@ function printDropped(io: CliIo, options: DropOptions, dropped: string, target: 
   if (options.format === 'text') io.stdout(`${dropped}\n`);
   else io.stdout(`${JSON.stringify({ verdict: 'dropped', outcome: null, exit_code: DROP_EXIT.published, marker: `s3://${target.bucket}/${marker}`, files: files.map((f) => `s3://${target.bucket}/${target.prefix}${f.relative}`) }, null, 2)}\n`);
   return DROP_EXIT.published;
+}
+
+/**
+ * The gate judges by the version registered on the bucket, not the producer's file: a file
+ * edited but not yet published is said before the upload. A bucket whose registry this caller
+ * may not read, or a gate with bundled contracts, says nothing.
+ */
+async function warnIfNotRegistered(store: ObjectStore, contract: Contract, io: CliIo): Promise<void> {
+  const registered = await readPointer(store, DEFAULT_REGISTRY_PREFIX, contract.name, contract.version.major).catch(() => undefined);
+  if (!registered || registered.pointer.version === contract.version.text) return;
+  io.stderr(`note: the gate enforces ${contract.name} ${registered.pointer.version}, the version registered on the bucket; ${contract.version.text} in your file is not registered (run contract-gate publish first)\n`);
 }
 
 function datasetName(contract: Contract): string {

@@ -91,6 +91,45 @@ export const COMMAND_HELP = {
     },
     exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input or an upload error'], [3, 'no decision within the timeout']],
   },
+  publish: {
+    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--by <who>] [--format text|json]',
+    summary: "register contract files on the gate's bucket, refusing a change that needs a bigger version bump than it declares",
+    operands: [['<contract or dir>...', 'contract files, or directories whose *.yaml files directly in them are contracts (default: ./contracts)']],
+    options: {
+      to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the gate's bucket; the registry prefix defaults to _contracts/ (required)" },
+      endpoint: ENDPOINT,
+      by: { type: 'string', value: '<who>', help: 'who registers, kept in the pointer', defaultText: 'not recorded' },
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'a line per file, or the outcomes as JSON' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'every file is registered or was already'], [1, 'a file was refused: a bigger bump needed, a registered version rewritten, a new major outside a file of its own, or it does not load'], [2, CANNOT_RUN]],
+  },
+  redrive: {
+    usage: 'contract-gate redrive s3://<bucket>/quarantine/<name>/v<major>/<partition>/<attempt>/ [--endpoint <url>] [--by <who>] [--reason <text>] [--format text|json]',
+    summary: "put a quarantined attempt's files back into staging, then a _READY, so the current contract judges it again",
+    operands: [['s3://<bucket>/quarantine/.../<attempt>/', 'the quarantine attempt folder (the one its _REPORT.json is in); it stays where it is']],
+    options: {
+      endpoint: ENDPOINT,
+      by: { type: 'string', value: '<who>', help: 'who redrives it, for the audit record', defaultText: "the caller's ARN from STS; at --endpoint, the local user" },
+      reason: { type: 'string', value: '<text>', help: 'why, for the audit record', defaultText: 'none' },
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'the outcome as lines or as JSON' },
+    },
+    exits: [[0, 'redriven, or already redriven'], [1, 'refused: published since by a newer drop, or staging holds a drop'], [2, 'cannot run: not a quarantine attempt folder, no _REPORT.json, a storage error']],
+  },
+  release: {
+    usage: 'contract-gate release s3://<bucket>/quarantine/<name>/v<major>/<partition>/<attempt>/ --reason <text> [--by <who>] [--endpoint <url>] [--topic-arn <arn> | --notifications <file>] [--format text|json]',
+    summary: "publish a quarantined attempt as it is, by the owner's decision: _SUCCESS and the notice say who released it and why",
+    operands: [['s3://<bucket>/quarantine/.../<attempt>/', 'the quarantine attempt folder (the one its _REPORT.json is in); it stays where it is']],
+    options: {
+      reason: { type: 'string', value: '<text>', help: 'why it is published although its checks failed (required)' },
+      by: { type: 'string', value: '<who>', help: 'who releases it (required with --endpoint)', defaultText: "the caller's ARN from STS" },
+      endpoint: ENDPOINT,
+      'topic-arn': { type: 'string', value: '<arn>', help: "the gate's SNS topic, to notify the owner (required without --endpoint)" },
+      notifications: { type: 'string', value: '<file>', help: 'with --endpoint, append the notice to this JSON Lines file', defaultText: './.lake/notifications.jsonl, as serve keeps it' },
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'the outcome as lines or as JSON' },
+    },
+    exits: [[0, 'released, or already released'], [1, 'refused: published since by a newer drop, or a quarantined file changed'], [2, 'cannot run: not a quarantine attempt folder, no _REPORT.json, no --reason, no --by at --endpoint']],
+  },
   probe: {
     usage: 'contract-gate probe [--now <ISO-8601>] [--format text|json] [--contracts ./contracts] [--bucket lake] [--dir ./.lake | --endpoint <url> | --aws] [--topic-arn <arn> | --notifications <file>] [--dry-run]',
     summary: 'run the clock SLA probe once: list the due partitions and their state',
@@ -129,6 +168,27 @@ export const COMMAND_HELP = {
       ...ODCS_DEFAULTS,
     },
     exits: [[0, 'every changed contract passes'], [1, 'a changed contract fails'], [2, 'cannot run: not a git work tree, an unknown --base']],
+  },
+  replay: {
+    usage: 'contract-gate replay --contract <file> --from s3://<bucket> [--endpoint <url>] [--last N | --since <date>] [--now <ISO-8601>] [--quarantined] [--format text|json]',
+    summary: 'judge what the gate decided recently by a proposed contract, read-only: which published partitions it would have quarantined, and why',
+    operands: [],
+    options: {
+      contract: { type: 'string', value: '<file>', help: 'the proposed contract; its name and major version say which partitions (required)' },
+      from: { type: 'string', value: 's3://<bucket>', help: 'the lake bucket, laid out as the gate keeps it (required)' },
+      endpoint: ENDPOINT,
+      last: { type: 'string', value: 'N', help: "partitions of today and the N days before (UTC), each placed by the {ds} of its path (the contract's partition template), or by _SUCCESS decided_at when the path does not fit", defaultText: '7, when --since is not given' },
+      since: { type: 'string', value: '<date>', help: 'partitions from this day (YYYY-MM-DD, UTC) or timestamp on, instead of --last' },
+      now: { ...NOW, help: 'what "today" is for --last, e.g. 2026-11-30T06:00:00Z; each partition is judged as of its own decision time regardless' },
+      quarantined: { type: 'boolean', default: false, help: "also replay the quarantined attempts' files; they never change the exit code" },
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'a table and a summary for a terminal, or one JSON object for CI' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [
+      [0, 'every published partition would still be published'],
+      [1, 'a published partition would now be quarantined'],
+      [2, 'cannot run: bad arguments, an unreadable contract, an unreachable bucket, no partition of the dataset there, or a published file that is no longer the one its _SUCCESS lists'],
+    ],
   },
   export: {
     // The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters.
@@ -190,3 +250,6 @@ export const DIFF_USAGE = COMMAND_HELP.diff.usage;
 export const CHECK_COMPAT_USAGE = COMMAND_HELP['check-compat'].usage;
 export const EXPORT_USAGE = COMMAND_HELP.export.usage;
 export const LINT_USAGE = COMMAND_HELP.lint.usage;
+export const REDRIVE_USAGE = COMMAND_HELP.redrive.usage;
+export const RELEASE_USAGE = COMMAND_HELP.release.usage;
+export const PUBLISH_USAGE = COMMAND_HELP.publish.usage;

@@ -18,6 +18,14 @@ export interface Contract {
   /** Who reads this dataset: told of breaking changes and deprecation, and named by `diff`. */
   readonly consumers: readonly Consumer[];
   readonly compat: { readonly mode: 'backward' | 'forward' | 'full' | 'none' };
+  /** Where the gate loaded it from and the SHA-256 of those bytes: recorded with every decision. */
+  readonly origin?: ContractOrigin;
+}
+
+export interface ContractOrigin {
+  /** e.g. `s3://lake/_contracts/orders/v1/1.2.0.yaml`, or the bundled file's path. */
+  readonly location: string;
+  readonly sha256: string;
 }
 
 export interface Consumer {

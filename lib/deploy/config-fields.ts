@@ -49,6 +49,13 @@ export class ConfigFields {
     return fallback;
   }
 
+  choice<T extends string>(value: unknown, path: string, fallback: T, allowed: readonly T[]): T {
+    if (value === undefined) return fallback;
+    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+    this.problem(path, `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${show(value)}`);
+    return fallback;
+  }
+
   string(value: unknown, path: string, fallback: string, pattern: RegExp, expected: string): string {
     if (value === undefined) return fallback;
     if (typeof value === 'string' && pattern.test(value)) return value;

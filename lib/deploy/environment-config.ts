@@ -1,5 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
+import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import { ConfigError, ConfigFields, join } from './config-fields.js';
 
 /** Where the gate's bucket comes from: created by this stack, or an existing one by name. */
@@ -22,6 +23,19 @@ export interface FanoutConfig {
   readonly maxBytes: number;
   /** Files checked at once by the Distributed Map (its MaxConcurrency). @default 40 */
   readonly mapConcurrency: number;
+}
+
+/**
+ * Where the functions find their contracts: bundled into the deployment from `contracts/`, or
+ * read from the registry producers publish to on the gate's bucket (lib/registry/).
+ */
+export interface ContractsConfig {
+  /** @default 'registry' */
+  readonly source: 'bundled' | 'registry';
+  /** The registry's key prefix in the gate's bucket. @default `_contracts/` */
+  readonly prefix: string;
+  /** How stale a function's view of the registry may get before it lists it again. @default 10 */
+  readonly refreshSeconds: number;
 }
 
 /** One deployment of the gate, read from cdk.json context `environments.<name>`. */
@@ -53,6 +67,8 @@ export interface EnvironmentConfig {
   readonly queueAgeAlarmMinutes: number;
   /** Present when the environment has a `fanout` section. @default none: every partition in the validate function */
   readonly fanout?: FanoutConfig;
+  /** @default `{ source: 'registry' }`: producers publish their contracts, owners subscribe as they do */
+  readonly contracts: ContractsConfig;
 }
 
 const ENVIRONMENT_KEYS = [
@@ -89,12 +105,13 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
   }
   const fields = new ConfigFields(`cdk.json context "environments.${name}"`);
   if (!ENV_NAME.test(name)) fields.problem('(name)', 'an environment name is 1-20 characters of a-z, 0-9 and -, starting with a letter: it is part of every resource name');
-  const { fanout, entry } = splitFanout((environments as Record<string, unknown>)[name]);
+  const { fanout, contracts, entry } = splitSections((environments as Record<string, unknown>)[name]);
   const raw = fields.object(entry, '', ENVIRONMENT_KEYS) ?? {};
+  const prefixes = readPrefixes(fields, raw.prefixes);
   const config: EnvironmentConfig = {
     name,
     bucket: readBucket(fields, raw.bucket),
-    prefixes: readPrefixes(fields, raw.prefixes),
+    prefixes,
     marker: fields.string(raw.marker, 'marker', DEFAULT_LAYOUT.marker, MARKER, 'a file name without "/"'),
     alertEmails: fields.strings(raw.alertEmails, 'alertEmails', EMAIL, 'an e-mail address'),
     probeIntervalMinutes: fields.integer(raw.probeIntervalMinutes, 'probeIntervalMinutes', 5, 1, 1440),
@@ -108,19 +125,38 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
     validateMaxConcurrency: fields.integer(raw.validateMaxConcurrency, 'validateMaxConcurrency', 10, 2, 1000),
     queueAgeAlarmMinutes: fields.integer(raw.queueAgeAlarmMinutes, 'queueAgeAlarmMinutes', 60, 1, 1440),
     ...(fanout === undefined ? {} : { fanout: readFanout(fields, fanout) }),
+    contracts: readContracts(fields, contracts, prefixes),
   };
   fields.check();
   return config;
 }
 
 /**
- * The optional `fanout` section is taken out before the environment's keys are checked, and read
- * on its own: an environment without one reads exactly as before.
+ * The optional `fanout` and `contracts` sections are taken out before the environment's keys are
+ * checked, and read on their own: an environment without them reads exactly as before.
  */
-function splitFanout(entry: unknown): { fanout: unknown; entry: unknown } {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || !Object.hasOwn(entry, 'fanout')) return { fanout: undefined, entry };
-  const { fanout, ...rest } = entry as Record<string, unknown>;
-  return { fanout, entry: rest };
+function splitSections(entry: unknown): { fanout: unknown; contracts: unknown; entry: unknown } {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { fanout: undefined, contracts: undefined, entry };
+  const { fanout, contracts, ...rest } = entry as Record<string, unknown>;
+  return { fanout, contracts, entry: rest };
+}
+
+function readContracts(fields: ConfigFields, value: unknown, prefixes: GatePrefixes): ContractsConfig {
+  const raw = value === undefined ? {} : fields.object(value, 'contracts', ['source', 'prefix', 'refreshSeconds']) ?? {};
+  const source = fields.choice(raw.source, 'contracts.source', 'registry', ['bundled', 'registry'] as const);
+  const prefix = fields.string(raw.prefix, 'contracts.prefix', DEFAULT_REGISTRY_PREFIX, PREFIX, 'a key prefix of whole segments ending in "/", such as "_contracts/"');
+  const refreshSeconds = fields.integer(raw.refreshSeconds, 'contracts.refreshSeconds', 10, 1, 3600);
+  if (source === 'bundled') {
+    for (const key of ['prefix', 'refreshSeconds'] as const) {
+      if (raw[key] !== undefined) fields.problem(`contracts.${key}`, 'applies to "source": "registry" only; bundled contracts ship with the deployment');
+    }
+    return { source, prefix, refreshSeconds };
+  }
+  // A registry inside another area would take that area's grants and lifecycle (state expires).
+  for (const [area, other] of Object.entries(prefixes)) {
+    if (prefix.startsWith(other) || other.startsWith(prefix)) fields.problem('contracts.prefix', `"${prefix}" and prefixes.${area} "${other}" overlap: the registry needs a prefix of its own`);
+  }
+  return { source, prefix, refreshSeconds };
 }
 
 function readFanout(fields: ConfigFields, value: unknown): FanoutConfig {

@@ -5,6 +5,7 @@ import { grantFanoutStep, MAP_ACCESS, PLAN_ACCESS, REDUCE_ACCESS } from './fanou
 import type { GateBucket } from './gate-bucket.js';
 import { GateFunction } from './gate-function.js';
 import type { GateTopic } from './gate-topic.js';
+import { grantReadRegistry } from './registry-grants.js';
 
 export interface FanoutFunctionsProps {
   /** Function names start with this, e.g. `contract-gate-prod`. */
@@ -15,6 +16,8 @@ export interface FanoutFunctionsProps {
   /** Of the map and reduce steps, which read data as the validate function does. */
   readonly memorySize: number;
   readonly timeout: Duration;
+  /** When contracts come from the registry: nothing bundled, the registry read instead. @default bundled contracts */
+  readonly registry?: { readonly refreshSeconds: number };
 }
 
 /** The four steps of the fan-out (lambdas/fanout/), bundled like the gate's other handlers. */
@@ -31,6 +34,7 @@ export class FanoutFunctions extends Construct {
       description: `contract-gate fan-out: ${description}`,
       entry: `lambdas/fanout/${handler}.ts`,
       logRetention: props.logRetention,
+      bundleContracts: props.registry === undefined,
       ...sizing,
     });
     const reading = { memorySize: props.memorySize, timeout: props.timeout };
@@ -45,6 +49,7 @@ export class FanoutFunctions extends Construct {
     // The decide step moves data and records decisions exactly as the validate function does.
     props.gateBucket.grantValidate(this.decide.function);
     props.notices.grantPublish(this.decide.function);
+    if (props.registry) for (const step of this.all) grantReadRegistry(props.gateBucket, step.function, props.registry.refreshSeconds);
   }
 
   get all(): readonly GateFunction[] {

@@ -28,6 +28,8 @@ export interface FanoutStateMachineProps {
   /** Of the map and reduce functions: the validate function's. */
   readonly memorySize: number;
   readonly timeout: Duration;
+  /** When contracts come from the registry. @default bundled contracts */
+  readonly registry?: { readonly refreshSeconds: number };
 }
 
 // The inline Map of the reduce runs at most 40 iterations at once, whatever it is asked.

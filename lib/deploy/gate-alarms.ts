@@ -16,6 +16,8 @@ export interface GateAlarmsProps {
   /** The validate function's log group, for the markers it reports as failed batch items. */
   readonly validateLogGroup: ILogGroup;
   readonly probeFunction: IFunction;
+  /** The subscription reconciler, when contracts come from the registry. @default none */
+  readonly reconcileFunction?: IFunction;
   /** @default Duration.hours(1) */
   readonly queueAgeThreshold?: Duration;
 }
@@ -64,6 +66,15 @@ export class GateAlarms extends Construct {
       threshold: 1,
       comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
+    if (props.reconcileFunction) {
+      this.add('ReconcileErrors', {
+        name: `${props.namePrefix}-reconcile-errors`,
+        description: 'The subscription reconciler failed: a registered contract\'s owners may not be subscribed yet. It runs again on the next registry write and hourly.',
+        metric: props.reconcileFunction.metricErrors({ period, statistic: 'Sum' }),
+        threshold: 1,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
     const age = props.queueAgeThreshold ?? Duration.hours(1);
     this.add('QueueAge', {
       name: `${props.namePrefix}-ready-queue-age`,

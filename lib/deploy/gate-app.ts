@@ -1,15 +1,21 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Contract } from '../contract/model.js';
-import { environmentConfig } from './environment-config.js';
+import { environmentConfig, type EnvironmentConfig } from './environment-config.js';
 import { GateStack } from './gate-stack.js';
 
+/** The configuration of the environment the `env` context names (`-c env=prod`), from cdk.json. */
+export function selectedEnvironment(app: App): EnvironmentConfig {
+  return environmentConfig(app.node.tryGetContext('environments'), app.node.tryGetContext('env'));
+}
+
 /**
- * Adds the stack of the environment named by the `env` context (`-c env=prod`) to `app`, with
- * cdk-nag's AWS Solutions checks: an unacknowledged finding fails the synth.
+ * Adds the stack of the environment named by the `env` context to `app`, with cdk-nag's AWS
+ * Solutions checks: an unacknowledged finding fails the synth. `contracts` are the bundled ones;
+ * an environment reading the registry ignores them.
  */
 export function addGateStack(app: App, contracts: readonly Contract[]): GateStack {
-  const config = environmentConfig(app.node.tryGetContext('environments'), app.node.tryGetContext('env'));
+  const config = selectedEnvironment(app);
   const stack = new GateStack(app, `ContractGate-${config.name}`, {
     config,
     contracts,

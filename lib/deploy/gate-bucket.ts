@@ -1,10 +1,12 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Grant, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
-import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { LambdaDestination, SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { NAME } from '../contract/native-contract.js';
+import { POINTER_FILE } from '../registry/registry-layout.js';
 import type { BucketSource, GatePrefixes } from './environment-config.js';
 import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
 
@@ -22,6 +24,8 @@ export interface GateBucketProps {
   readonly noncurrentVersionRetention?: Duration;
   /** @default Duration.days(365) */
   readonly accessLogRetention?: Duration;
+  /** The contract registry's prefix, when the functions read contracts from the bucket. @default none: bundled contracts */
+  readonly registryPrefix?: string;
 }
 
 type Area = keyof GatePrefixes;
@@ -71,11 +75,14 @@ export class GateBucket extends Construct {
   readonly accessLogs?: Bucket;
   readonly prefixes: GatePrefixes;
   readonly marker: string;
+  /** Where producers register contracts; undefined when the gate ships with bundled contracts. */
+  readonly registryPrefix?: string;
 
   constructor(scope: Construct, id: string, props: GateBucketProps) {
     super(scope, id);
     this.prefixes = props.prefixes;
     this.marker = props.marker;
+    if (props.registryPrefix !== undefined) this.registryPrefix = props.registryPrefix;
     if (props.source.mode === 'import') {
       this.bucket = Bucket.fromBucketName(this, 'Bucket', props.source.name);
       return;
@@ -121,6 +128,49 @@ export class GateBucket extends Construct {
       prefix: this.prefixes.staging,
       suffix: `/${this.marker}`,
     });
+    this.acknowledgeNotificationsHandler();
+  }
+
+  /**
+   * Runs `fn` on every pointer write under the registry prefix (`<name>/v<major>/current.json`):
+   * a version coming into force. The version files themselves are not events: only the pointer
+   * says which one is in force.
+   */
+  notifyRegistry(fn: LambdaFunction): void {
+    this.bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(fn), {
+      prefix: this.requireRegistry('a registry notification'),
+      suffix: `/${POINTER_FILE}`,
+    });
+    this.acknowledgeNotificationsHandler();
+  }
+
+  /**
+   * Lets a producer (a CI role, a team's deploy user) register the contracts of one dataset:
+   * read and write under `<registry prefix><name>/` (the version files and the pointers of every
+   * major), and list there (a new major is checked against the earlier ones), nothing of other
+   * datasets. The same two statements as a bucket policy serve a team outside the stack (README).
+   */
+  grantPublishContract(grantee: IGrantable, datasetName: string): Grant {
+    // The name becomes part of an IAM resource: `*`, `?` or `/` would widen it to other datasets.
+    if (!NAME.test(datasetName)) throw new Error(`"${datasetName}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
+    const datasetPrefix = `${this.requireRegistry('grantPublishContract')}${datasetName}/`;
+    const objects = Grant.addToPrincipal({ grantee, actions: ['s3:GetObject', 's3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${datasetPrefix}*`)] });
+    const list = Grant.addToPrincipal({
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [this.bucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [`${datasetPrefix}*`] } },
+    });
+    return objects.combine(list);
+  }
+
+  /** The registry prefix, or an error naming what needed it in a gate with bundled contracts. */
+  requireRegistry(what: string): string {
+    if (this.registryPrefix === undefined) throw new Error(`${what} needs the contract registry, but this gate ships with bundled contracts (contracts.source "bundled")`);
+    return this.registryPrefix;
+  }
+
+  private acknowledgeNotificationsHandler(): void {
     const handler = Stack.of(this).node.tryFindChild(NOTIFICATIONS_HANDLER_ID);
     if (!handler) throw new Error(`aws-cdk-lib no longer names its bucket-notifications handler ${NOTIFICATIONS_HANDLER_ID}: update gate-bucket.ts`);
     Validations.of(handler).acknowledge({

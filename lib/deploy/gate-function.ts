@@ -25,11 +25,18 @@ export interface GateFunctionProps {
    * `slice-worker.mjs`, for a handler that checks with worker threads. @default false
    */
   readonly sliceWorker?: boolean;
+  /**
+   * Copies `contracts/*.yaml` beside the handler. Off for a handler that reads the contract
+   * registry on the bucket, or none at all. @default true
+   */
+  readonly bundleContracts?: boolean;
+  /** @default no reservation: the account's unreserved concurrency */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
  * A gate handler as a Lambda function: bundled locally with esbuild into one ESM file, the
- * contracts copied beside it, JSON logs into a log group of its own, and a role that starts with
+ * contracts copied beside it (unless they come from the registry), JSON logs into a log group of its own, and a role that starts with
  * nothing but writing to that log group. Grants add the rest.
  */
 export class GateFunction extends Construct {
@@ -65,7 +72,8 @@ export class GateFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
-      bundling: gateBundling({ sliceWorker: props.sliceWorker ?? false, projectRoot }),
+      ...(props.reservedConcurrentExecutions === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
+      bundling: gateBundling({ sliceWorker: props.sliceWorker ?? false, contracts: props.bundleContracts ?? true, projectRoot }),
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
@@ -77,7 +85,7 @@ export class GateFunction extends Construct {
 const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /** Bundling shared by the gate's handlers. */
-export function gateBundling(options: { readonly sliceWorker?: boolean; readonly projectRoot?: string } = {}): BundlingOptions {
+export function gateBundling(options: { readonly sliceWorker?: boolean; readonly contracts?: boolean; readonly projectRoot?: string } = {}): BundlingOptions {
   return {
     // Local esbuild (a pinned dev dependency): no Docker on build machines or in CI.
     forceDockerBundling: false,
@@ -94,10 +102,10 @@ export function gateBundling(options: { readonly sliceWorker?: boolean; readonly
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      // The handlers read `contracts/` beside themselves: a contract change ships as a reviewed deploy.
+      // Bundled contracts are read from `contracts/` beside the handler: a contract change ships
+      // as a reviewed deploy. With the registry the asset carries none, so none can be stale.
       afterBundling: (inputDir: string, outputDir: string) => [
-        `mkdir -p "${outputDir}/contracts"`,
-        `cp "${inputDir}/contracts/"*.yaml "${outputDir}/contracts/"`,
+        ...((options.contracts ?? true) ? [`mkdir -p "${outputDir}/contracts"`, `cp "${inputDir}/contracts/"*.yaml "${outputDir}/contracts/"`] : []),
         ...(options.sliceWorker ? [sliceWorkerBundling(options.projectRoot ?? PROJECT_ROOT, inputDir, outputDir)] : []),
       ],
     },

@@ -6,18 +6,26 @@ import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
 import { GateBucket } from './gate-bucket.js';
 import { GateTopic } from './gate-topic.js';
-import { planEmailSubscriptions } from './notice-recipients.js';
+import { planEmailSubscriptions } from '../subscriptions/email-recipients.js';
 import { ProbeFunction } from './probe-function.js';
 import { ReadyQueue } from './ready-queue.js';
+import { ReconcileFunction } from './reconcile-function.js';
+import { grantReadRegistry, grantReconcile } from './registry-grants.js';
 import { ValidateFunction } from './validate-function.js';
 
 export interface GateStackProps extends StackProps {
   readonly config: EnvironmentConfig;
-  /** The contracts the functions ship with; their owners subscribe to their notices. */
+  /**
+   * The contracts the functions ship with (`contracts.source` "bundled"); their owners subscribe
+   * to their notices. Unused with the registry, where the reconcile function subscribes them.
+   */
   readonly contracts: readonly Contract[];
 }
 
-/** The gate in one environment: bucket, ready queue, validate and probe functions, notices, alarms. */
+/**
+ * The gate in one environment: bucket, ready queue, validate and probe functions, notices,
+ * alarms; with the contract registry, the subscription reconciler too.
+ */
 export class GateStack extends Stack {
   readonly gateBucket: GateBucket;
   readonly notices: GateTopic;
@@ -26,6 +34,8 @@ export class GateStack extends Stack {
   readonly probe: ProbeFunction;
   /** Present when the environment enables the fan-out for big partitions. */
   readonly fanout?: FanoutStateMachine;
+  /** Present when contracts come from the registry. */
+  readonly reconcile?: ReconcileFunction;
 
   constructor(scope: Construct, id: string, props: GateStackProps) {
     super(scope, id, props);
@@ -34,6 +44,8 @@ export class GateStack extends Stack {
     this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
     const { config } = props;
     const name = `contract-gate-${config.name}`;
+    const registry = config.contracts.source === 'registry' ? config.contracts : undefined;
+    const bundleContracts = registry === undefined;
     Tags.of(this).add('project', 'contract-gate');
     Tags.of(this).add('environment', config.name);
 
@@ -44,10 +56,12 @@ export class GateStack extends Stack {
       quarantineRetention: Duration.days(config.quarantineRetentionDays),
       stateRetention: Duration.days(config.stateRetentionDays),
       noncurrentVersionRetention: Duration.days(config.noncurrentVersionRetentionDays),
+      ...(registry ? { registryPrefix: registry.prefix } : {}),
     });
 
     this.notices = new GateTopic(this, 'Notices', { topicName: `${name}-notices`, displayName: `contract-gate ${config.name}` });
-    this.notices.subscribeEmails(planEmailSubscriptions(props.contracts, config.alertEmails));
+    // With the registry, owners are the reconcile function's to subscribe: only the alert addresses are made here.
+    this.notices.subscribeEmails(planEmailSubscriptions(registry ? [] : props.contracts, config.alertEmails));
 
     const timeout = Duration.seconds(config.validateTimeoutSeconds);
     this.ready = new ReadyQueue(this, 'Ready', { queueName: `${name}-ready`, visibilityTimeout: Duration.seconds(6 * config.validateTimeoutSeconds) });
@@ -60,6 +74,7 @@ export class GateStack extends Stack {
       timeout,
       maxConcurrency: config.validateMaxConcurrency,
       logRetention: config.logRetentionDays,
+      bundleContracts,
     });
     this.gateBucket.grantValidate(this.validate.function);
     this.notices.grantPublish(this.validate.function);
@@ -73,6 +88,7 @@ export class GateStack extends Stack {
         logRetention: config.logRetentionDays,
         memorySize: config.validateMemoryMb,
         timeout,
+        ...(registry ? { registry } : {}),
       });
       this.fanout.handOffFrom(this.validate.function, config.fanout);
     }
@@ -81,9 +97,18 @@ export class GateStack extends Stack {
       functionName: `${name}-probe`,
       interval: Duration.minutes(config.probeIntervalMinutes),
       logRetention: config.logRetentionDays,
+      bundleContracts,
     });
     this.gateBucket.grantProbe(this.probe.function);
     this.notices.grantPublish(this.probe.function);
+
+    if (registry) {
+      for (const fn of [this.validate, this.probe]) grantReadRegistry(this.gateBucket, fn.function, registry.refreshSeconds);
+      this.reconcile = new ReconcileFunction(this, 'Reconcile', { functionName: `${name}-reconcile`, logRetention: config.logRetentionDays });
+      grantReconcile(this.gateBucket, this.reconcile.function);
+      this.notices.grantManageSubscriptions(this.reconcile.function);
+      this.gateBucket.notifyRegistry(this.reconcile.function);
+    }
 
     new GateAlarms(this, 'Alarms', {
       namePrefix: name,
@@ -93,11 +118,13 @@ export class GateStack extends Stack {
       validateFunction: this.validate.function,
       validateLogGroup: this.validate.logGroup,
       probeFunction: this.probe.function,
+      ...(this.reconcile ? { reconcileFunction: this.reconcile.function } : {}),
       queueAgeThreshold: Duration.minutes(config.queueAgeAlarmMinutes),
     });
 
     new CfnOutput(this, 'BucketName', { value: this.gateBucket.bucket.bucketName, description: 'Producers drop partitions here' });
     new CfnOutput(this, 'TopicArn', { value: this.notices.topic.topicArn, description: 'Every notice and alarm; subscribe with a filter policy' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.ready.deadLetterQueue.queueUrl, description: 'Markers that failed every delivery' });
+    if (registry) new CfnOutput(this, 'RegistryPrefix', { value: registry.prefix, description: 'Producers publish contracts under this prefix of the bucket (contract-gate publish)' });
   }
 }

@@ -6,7 +6,7 @@ import { SubscriptionFilter, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { acknowledgeWildcardAction } from './nag-acknowledgements.js';
-import type { EmailSubscriptionPlan } from './notice-recipients.js';
+import type { EmailSubscriptionPlan } from '../subscriptions/email-recipients.js';
 
 export interface GateTopicProps {
   readonly topicName: string;
@@ -55,6 +55,18 @@ export class GateTopic extends Construct {
       const filterPolicy = plan.contracts ? { contract: SubscriptionFilter.stringFilter({ allowlist: [...plan.contracts] }) } : undefined;
       this.topic.addSubscription(new EmailSubscription(plan.email, filterPolicy ? { filterPolicy } : {}));
     }
+  }
+
+  /**
+   * What the subscription reconciler needs, on this topic only, and GATE_TOPIC_ARN. No key
+   * access: it never publishes. SNS authorizes subscription calls against the topic's ARN.
+   */
+  grantManageSubscriptions(fn: LambdaFunction): void {
+    fn.addToRolePolicy(new PolicyStatement({
+      actions: ['sns:ListSubscriptionsByTopic', 'sns:Subscribe', 'sns:SetSubscriptionAttributes', 'sns:Unsubscribe'],
+      resources: [this.topic.topicArn],
+    }));
+    fn.addEnvironment('GATE_TOPIC_ARN', this.topic.topicArn);
   }
 
   /** sns:Publish on this topic, the key to encrypt with, and GATE_TOPIC_ARN. */

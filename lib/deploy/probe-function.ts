@@ -14,6 +14,8 @@ export interface ProbeFunctionProps {
   readonly memorySize?: number;
   /** @default Duration.minutes(2) */
   readonly timeout?: Duration;
+  /** Copies `contracts/` into the asset; off when the function reads the registry. @default true */
+  readonly bundleContracts?: boolean;
 }
 
 /** The clock-SLA probe (lambdas/probe/handler.ts) on an EventBridge schedule. */
@@ -28,6 +30,7 @@ export class ProbeFunction extends GateFunction {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.minutes(2),
       logRetention: props.logRetention,
+      bundleContracts: props.bundleContracts ?? true,
     });
     this.schedule = new Rule(this, 'Schedule', {
       ruleName: props.functionName,

@@ -18,6 +18,8 @@ export interface ValidateFunctionProps {
   readonly maxConcurrency?: number;
   /** @default 1 */
   readonly batchSize?: number;
+  /** Copies `contracts/` into the asset; off when the function reads the registry. @default true */
+  readonly bundleContracts?: boolean;
 }
 
 /** The gate itself (lambdas/validate/handler.ts), fed by the ready queue. */
@@ -30,6 +32,7 @@ export class ValidateFunction extends GateFunction {
       memorySize: props.memorySize ?? 1769,
       timeout: props.timeout ?? Duration.minutes(5),
       logRetention: props.logRetention,
+      bundleContracts: props.bundleContracts ?? true,
       sliceWorker: true,
     });
     this.function.addEventSource(

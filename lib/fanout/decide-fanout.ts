@@ -34,7 +34,7 @@ export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notif
 }
 
 async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Promise<Decision> {
-  const context = runContext(deps, run);
+  const context = await runContext(deps, run);
   const files = drop.files.map((file) => objectFile(deps.store, file));
   const results = await readAll(drop.files.map((_, index) => () => requireRecord<FileResult>(deps.store, context.keys.fileResult(index), `the map step for file ${index}`)));
   const shards = await readAll(shardKeys(context, run).map((key) => () => requireRecord<ShardResult>(deps.store, key, 'the reduce step')));

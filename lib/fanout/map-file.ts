@@ -19,7 +19,7 @@ export type MapFileOutcome =
  * a result on record means the file's shards are too. A re-run writes the same bytes.
  */
 export async function mapFile(deps: FanoutDeps, run: FanoutRun, item: FanoutItem): Promise<MapFileOutcome> {
-  const { plan, keys } = runContext(deps, run);
+  const { plan, keys } = await runContext(deps, run);
   if (await isDecided(deps, run)) return { status: 'skipped', fileIndex: item.index, reason: 'the drop is decided already' };
   const { hashes, ...result } = await checkSlice(plan, objectFile(deps.store, item), { fileIndex: item.index, first: true });
   for (const [keySet, keyHashes] of hashes.entries()) {

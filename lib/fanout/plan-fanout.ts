@@ -32,7 +32,7 @@ export async function planRequested(deps: FanoutDeps, requestKey: string): Promi
  * file indexes mean the same file in every step of the run however often any of them repeats.
  */
 export async function planFanout(deps: FanoutDeps, run: FanoutRun, drop: Pick<Drop, 'files'>): Promise<FanoutPlan> {
-  const { keySets, keys } = runContext(deps, run);
+  const { keySets, keys } = await runContext(deps, run);
   const listed: FanoutItem[] = drop.files.map((file, index) => ({ index, key: file.key, relative: file.relative, size: file.size, etag: file.etag }));
   const items = await createRecordOnce(deps.store, keys.items, listed);
   const shards = keySets.flatMap((_, keySet) => Array.from({ length: 2 ** run.shardBits }, (__, shard) => ({ keySet, shard })));

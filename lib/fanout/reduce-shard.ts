@@ -28,7 +28,7 @@ export type ReduceOutcome =
  * those rows re-read and compared by value, by the same code a single handler confirms with.
  */
 export async function reduceShard(deps: FanoutDeps, run: FanoutRun, keySet: number, shard: number): Promise<ReduceOutcome> {
-  const context = runContext(deps, run);
+  const context = await runContext(deps, run);
   const set = context.keySets[keySet];
   if (!set || shard < 0 || shard >= 2 ** run.shardBits) throw new GateError('bad_arguments', `no shard ${keySet}-${shard} in this run`);
   if (await isDecided(deps, run)) return { status: 'skipped', keySet, shard, reason: 'the drop is decided already' };

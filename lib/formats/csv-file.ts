@@ -7,9 +7,9 @@ import { parsedReader } from './text-typed-readers.js';
 import { EMPTY_FILE, headerNames } from './csv-header.js';
 import { pickRows } from './csv-row-picker.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
-import { type BatchOptions, type ColumnBatch, type TableFile, UnreadableError } from './table-file.js';
+import { type BatchOptions, type ColumnBatch, type TableFile, type TextRange, UnreadableError } from './table-file.js';
 import { plainChunks, sourceRange, textChunks } from './text-chunks.js';
-import type { RangeOptions, TextRange } from './csv-ranges.js';
+import type { RangeOptions } from './csv-ranges.js';
 
 export interface CsvOptions extends TextReadOptions {
   /** A longer record is reported unreadable and skipped unbuffered (default 16 MiB). */

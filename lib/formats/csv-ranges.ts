@@ -5,21 +5,7 @@ import type { RecordSink } from './csv-record.js';
 import { SkippingScanner } from './csv-skipping-scanner.js';
 import { ChunkWindow, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES } from './line-scanner.js';
 import { rangedChunks } from './ranged-chunks.js';
-import { UnreadableError } from './table-file.js';
-
-/**
- * Bytes [start, end) of a CSV file that hold whole records, with where they stand in the file:
- * what a checker of one piece of the file (a worker) needs to read it on its own and number its
- * rows and lines as one pass over the whole file would (see BatchOptions.textRange).
- */
-export interface TextRange {
-  readonly start: number;
-  readonly end: number;
-  /** The 0-based data row (the header not counted) of the range's first record. */
-  readonly firstRow: number;
-  /** The 1-based line the range's first record starts on. */
-  readonly firstLine: number;
-}
+import { UnreadableError, type TextRange } from './table-file.js';
 
 export interface RangeOptions {
   readonly chunkBytes?: number;

@@ -1,6 +1,6 @@
 import type { ByteSource } from './byte-source.js';
 import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
-import type { TextRange } from './csv-ranges.js';
+import type { TextRange } from './table-file.js';
 import { isBlank } from './json-line-object.js';
 import { ChunkWindow, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, LineScanner, type LineSink } from './line-scanner.js';
 import { rangedChunks } from './ranged-chunks.js';

@@ -1,5 +1,4 @@
 import type { ColumnType } from '../contract/column-type.js';
-import type { TextRange } from './csv-ranges.js';
 
 /**
  * What a format reader offers the check engine: a schema and batches of column values. Readers
@@ -166,4 +165,18 @@ export class UnreadableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/**
+ * Bytes [start, end) of a CSV or JSON Lines file that hold whole records, with where they stand in the file:
+ * what a checker of one piece of the file (a worker) needs to read it on its own and number its
+ * rows and lines as one pass over the whole file would (see BatchOptions.textRange).
+ */
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+  /** The 0-based data row (the header not counted) of the range's first record. */
+  readonly firstRow: number;
+  /** The 1-based line the range's first record starts on. */
+  readonly firstLine: number;
 }

@@ -37,6 +37,12 @@ export async function carryOut(deps: CarryOutDeps, recorded: RecordedDecision): 
   return completed.decision;
 }
 
+/**
+ * A publish moves its files: the staged copies go once published. A release's files are the
+ * quarantine copies, and they stay: the attempt folder remains whole (files, marker, report) as the
+ * record of what was released, and the bytes outlive a later backfill, whose set-aside copies a
+ * lifecycle rule may expire.
+ */
 async function moveFiles(deps: CarryOutDeps, recorded: RecordedDecision): Promise<RecordedDecision> {
   const { decision } = recorded;
   if (decision.outcome === 'duplicate') return recorded;
@@ -46,7 +52,7 @@ async function moveFiles(deps: CarryOutDeps, recorded: RecordedDecision): Promis
   }
   const changed = decision.outcome === 'publish' ? await publish(deps, decision) : await quarantine(deps, decision);
   if (changed.length === 0) {
-    for (const file of decision.files) await deletePinned(deps.store, file);
+    if (!decision.release) for (const file of decision.files) await deletePinned(deps.store, file);
     return recorded;
   }
   const superseded = await recordDecision(deps.store, { ...recorded, decision: supersededDecision(decision, changed) });
@@ -163,8 +169,13 @@ async function notifyOwner(deps: CarryOutDeps, decision: Decision): Promise<void
   await notifyOnce(deps.store, deps.notifier, claim, notice, deps.clock(), { resumeUnsent: true });
 }
 
-/** The marker goes last; a newer marker (the producer dropped again) is left for its own run. */
+/**
+ * The marker goes last; a newer marker (the producer dropped again) is left for its own run.
+ * A release has no marker of its own: the one its report names was the quarantined drop's, long
+ * removed, and whatever marker staging holds now is a producer's.
+ */
 async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<void> {
+  if (decision.release) return;
   const key = markerKey(deps.layout, decision.address);
   const { etag, last_modified } = decision.report.source.marker;
   const marker = await deps.store.head(key);

@@ -51,7 +51,7 @@ export function refusedDecision(context: DecideContext, drop: Drop): Decision | 
   if (!refused) return undefined;
   const attempt = attemptId(context.now, drop.tag);
   const named = { name: address.dataset, version: contract?.version.text ?? null };
-  const reportContext = { location: context.store.location, attempt, warnings: contract ? lifecycleWarnings(contract) : [] };
+  const reportContext = { location: context.store.location, attempt, warnings: contract ? lifecycleWarnings(contract) : [], ...(contract?.origin ? { origin: contract.origin } : {}) };
   const report = gateReport(refusal(named, drop, refused, isoSeconds(context.now)), drop, reportContext);
   return decisionRecord(context.now, attempt, drop, contract, report);
 }
@@ -70,7 +70,7 @@ export function admittedContract(context: Pick<DecideContext, 'contracts'>, drop
  */
 export function checkedDecision(context: { readonly location: string; readonly now: number }, contract: Contract, drop: Drop, run: CheckRun): Decision {
   const attempt = attemptId(context.now, drop.tag);
-  const report = gateReport(run.report, drop, { location: context.location, attempt, warnings: lifecycleWarnings(contract), stats: run.stats });
+  const report = gateReport(run.report, drop, { location: context.location, attempt, warnings: lifecycleWarnings(contract), stats: run.stats, ...(contract.origin ? { origin: contract.origin } : {}) });
   return decisionRecord(context.now, attempt, drop, contract, report, run);
 }
 
@@ -85,7 +85,7 @@ export function decisionRecord(now: number, attempt: string, drop: Drop, contrac
     outcome: report.status === 'pass' ? 'publish' : 'quarantine',
     decided_at: isoSeconds(now),
     address: drop.address,
-    contract: contract ? { name: contract.name, version: contract.version.text, owner: contract.owner.team } : null,
+    contract: contract ? { name: contract.name, version: contract.version.text, owner: contract.owner.team, ...(contract.origin ? { origin: contract.origin } : {}) } : null,
     files: drop.files,
     report,
     ...(newest ? { newest } : {}),

@@ -1,3 +1,4 @@
+import type { ContractOrigin } from '../contract/model.js';
 import type { GateReport } from './gate-report.js';
 import type { DropAddress } from './gate-layout.js';
 import type { StagedFile } from './read-drop.js';
@@ -20,7 +21,8 @@ export interface Decision {
   readonly outcome: Outcome;
   readonly decided_at: string;
   readonly address: DropAddress;
-  readonly contract: { readonly name: string; readonly version: string; readonly owner: string } | null;
+  /** The contract it was judged by: `origin` says which file (registry object or bundled path) and its SHA-256. */
+  readonly contract: { readonly name: string; readonly version: string; readonly owner: string; readonly origin?: ContractOrigin } | null;
   readonly files: readonly StagedFile[];
   readonly report: GateReport;
   /** The freshness column's newest value when the contract names one (ISO-8601). */
@@ -35,6 +37,18 @@ export interface Decision {
   readonly completed_at?: string;
   /** For a duplicate: the attempt that carried out the drop this marker repeats. */
   readonly repeats?: string;
+  /**
+   * A quarantined attempt published as it is, by its owner's decision (`contract-gate release`):
+   * `files` are the quarantine copies and `report` the attempt's own, failed checks and all.
+   */
+  readonly release?: Release;
+}
+
+export interface Release {
+  readonly by: string;
+  readonly reason: string;
+  readonly at: string;
+  readonly from_attempt: string;
 }
 
 export type Outcome = 'publish' | 'quarantine' | 'superseded' | 'duplicate';

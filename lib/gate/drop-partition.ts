@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { GateLayout } from './gate-layout.js';
 import { manifestText } from './manifest.js';
@@ -28,6 +29,6 @@ export async function dropPartition(store: ObjectStore, layout: GateLayout, pref
     keys.push(key);
   }
   const marker = `${prefix}${layout.marker}`;
-  const { etag } = await store.put(marker, manifestText(files), { contentType: 'application/json' });
+  const { etag } = await store.put(marker, manifestText(files, randomUUID()), { contentType: 'application/json' });
   return { marker, markerEtag: etag, keys };
 }

@@ -18,14 +18,15 @@ export function gateNotice(decision: Decision, layout: GateLayout, location: str
   const lines = [
     `Dataset:   ${dataset}${decision.contract ? ` (contract ${decision.contract.version}, owner ${decision.contract.owner})` : ' (no contract)'}`,
     `Partition: ${address.partition}`,
-    `Verdict:   ${VERDICT[decision.outcome]}: ${report.summary}`,
+    `Verdict:   ${verdictOf(decision)}: ${report.summary}`,
     `Attempt:   ${decision.attempt}`,
+    ...releaseLines(decision, layout, location),
     ...report.warnings.map((w) => `Warning:   ${w}`),
     '',
     ...whereThingsAre(decision, layout, location),
   ];
   return {
-    subject: `[contract-gate] ${dataset} ${address.partition} ${VERDICT[decision.outcome]}: ${headline(decision)}`,
+    subject: `[contract-gate] ${dataset} ${address.partition} ${verdictOf(decision)}: ${headline(decision)}`,
     body: `${lines.join('\n')}\n`,
     attributes: {
       contract: address.dataset,
@@ -44,6 +45,19 @@ type Told = Exclude<Decision['outcome'], 'duplicate'>;
 const VERDICT: Record<Told, string> = { publish: 'published', quarantine: 'QUARANTINED', superseded: 'superseded' };
 const OUTCOME: Record<Told, Outcome> = { publish: 'published', quarantine: 'quarantined', superseded: 'superseded' };
 
+/** A release is published data whose checks failed: it says so wherever the verdict is shown. */
+function verdictOf(decision: Decision): string {
+  return decision.release && decision.outcome === 'publish' ? 'RELEASED by override' : VERDICT[decision.outcome as Told];
+}
+
+/** Who released it, why, and from which quarantine attempt. */
+function releaseLines(decision: Decision, layout: GateLayout, location: string): string[] {
+  const { release } = decision;
+  if (!release) return [];
+  const from = `${location}/${quarantinePrefix(layout, decision.address, release.from_attempt)}`;
+  return [`Released:  by ${release.by} at ${release.at}, because: ${release.reason}`, `From:      quarantine attempt ${release.from_attempt} (${from}), which stays there`];
+}
+
 function headline(decision: Decision): string {
   const { report } = decision;
   if (decision.outcome === 'publish') return `${report.rows.toLocaleString('en-US')} rows`;
@@ -54,6 +68,7 @@ function headline(decision: Decision): string {
 /** Critical only when data was refused; a superseded drop is the producer's to re-mark, a warning. */
 function severity(decision: Decision): Severity {
   if (decision.outcome === 'quarantine') return 'critical';
+  if (decision.release) return 'warning';
   if (decision.outcome === 'superseded') return 'warning';
   return decision.report.warnings.length > 0 ? 'warning' : 'info';
 }
@@ -63,11 +78,15 @@ function whereThingsAre(decision: Decision, layout: GateLayout, location: string
   const staging = `${location}/${stagingPrefix(layout, address)}`;
   if (decision.outcome === 'publish') {
     const where = `${location}/${publishedPrefix(layout, address)}`;
-    return [`Data:      ${where}`, `Manifest:  ${where}${layout.success}`];
+    // A release's report is the attempt's _REPORT.json, whose samples already name the quarantine keys.
+    return [...(decision.release ? topViolations(decision.report) : []), `Data:      ${where}`, `Manifest:  ${where}${layout.success}`];
+  }
+  if (decision.outcome === 'superseded' && decision.release) {
+    const from = `${location}/${quarantinePrefix(layout, address, decision.release.from_attempt)}`;
+    return ['A quarantined file changed after the release listed it, so nothing was released:', ...changedLines(decision), '', `Data:      still in ${from}`];
   }
   if (decision.outcome === 'superseded') {
-    const changed = (decision.superseded?.changed ?? []).map((c) => `  ${c.key}: ${c.now === null ? 'deleted' : 'replaced'}`);
-    return ['Changed after the gate listed the drop:', ...changed, '', `Data:      still in ${staging}, not validated`, '', `To have it validated, put ${layout.marker} again once every file is written.`];
+    return ['Changed after the gate listed the drop:', ...changedLines(decision), '', `Data:      still in ${staging}, not validated`, '', `To have it validated, put ${layout.marker} again once every file is written.`];
   }
   const where = `${location}/${quarantinePrefix(layout, address, decision.attempt)}`;
   return [
@@ -77,6 +96,10 @@ function whereThingsAre(decision: Decision, layout: GateLayout, location: string
     '',
     `Fix the data and drop it again into ${staging} (data files first, ${layout.marker} last).`,
   ];
+}
+
+function changedLines(decision: Decision): string[] {
+  return (decision.superseded?.changed ?? []).map((c) => `  ${c.key}: ${c.now === null ? 'deleted' : 'replaced'}`);
 }
 
 /** From the quarantined report, so the samples name the keys the files now have. */

@@ -1,3 +1,4 @@
+import type { ContractOrigin } from '../contract/model.js';
 import type { RunStats } from '../checks/validate-partition.js';
 import type { Report, Violation } from '../report/report.js';
 import type { Drop } from './read-drop.js';
@@ -7,7 +8,7 @@ import type { Drop } from './read-drop.js';
  * reads first. The same object feeds the decision record and the notification.
  */
 export interface GateReport extends Omit<Report, 'contract'> {
-  readonly contract: { readonly name: string; readonly version: string | null };
+  readonly contract: { readonly name: string; readonly version: string | null; readonly origin?: ContractOrigin };
   readonly summary: string;
   readonly warnings: readonly string[];
   readonly attempt: string;
@@ -20,9 +21,10 @@ export interface GateReport extends Omit<Report, 'contract'> {
   };
 }
 
-export function gateReport(report: Report | Omit<Report, 'contract'> & { contract: GateReport['contract'] }, drop: Drop, context: { location: string; attempt: string; warnings: readonly string[]; stats?: RunStats }): GateReport {
+export function gateReport(report: Report | Omit<Report, 'contract'> & { contract: GateReport['contract'] }, drop: Drop, context: { location: string; attempt: string; warnings: readonly string[]; stats?: RunStats; origin?: ContractOrigin }): GateReport {
   return {
     ...report,
+    ...(context.origin ? { contract: { ...report.contract, origin: context.origin } } : {}),
     ...(context.stats ? { stats: context.stats } : {}),
     summary: summarise(report.status, report.violations, context.warnings),
     warnings: context.warnings,

@@ -41,8 +41,13 @@ export function parseManifest(text: string): Map<string, number> | string {
   return listed;
 }
 
-export function manifestText(files: readonly { relative: string; size: number }[]): string {
-  return `${JSON.stringify({ files: files.map((f) => ({ path: f.relative, size: f.size })) }, null, 2)}\n`;
+/**
+ * `drop` names this drop among others of the same files: on a store without object versions (an
+ * unversioned bucket, the local endpoint) a marker is known by its ETag and its last-modified
+ * second only, so two identical markers put within one second would read as one drop.
+ */
+export function manifestText(files: readonly { relative: string; size: number }[], drop?: string): string {
+  return `${JSON.stringify({ ...(drop ? { drop } : {}), files: files.map((f) => ({ path: f.relative, size: f.size })) }, null, 2)}\n`;
 }
 
 function manifestViolation(drop: Drop, problems: readonly string[]): Violation {

@@ -2,7 +2,7 @@ import type { Notifier } from '../notify/notifier.js';
 import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import { deadlineStore } from './deadline-store.js';
-import type { ContractRegistry } from './contract-registry.js';
+import type { ContractSource } from './contract-registry.js';
 import { decide, type CheckRunner, type DecideContext } from './decide.js';
 import type { Decision } from './decision.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
@@ -16,7 +16,8 @@ import { supersededDrop } from './superseded.js';
 export interface GateDeps {
   readonly store: ObjectStore;
   readonly notifier: Notifier;
-  readonly contracts: ContractRegistry;
+  /** Asked once per drop decided, so a contract registered since is enforced on its first drop. */
+  readonly contracts: ContractSource;
   /** Epoch milliseconds; injected so tests and replays pin the time. */
   readonly clock: () => number;
   readonly layout?: GateLayout;
@@ -71,7 +72,8 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
 
 /** The verdict on a drop as it is now; a file that changes under the reading makes it superseded. */
 async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision | undefined> {
-  const context: DecideContext = { store: deps.store, contracts: deps.contracts, now: deps.clock(), ...(deps.checks ? { checks: deps.checks } : {}) };
+  const contracts = await deps.contracts.current({ dataset: address.dataset, major: address.major });
+  const context: DecideContext = { store: deps.store, contracts, now: deps.clock(), ...(deps.checks ? { checks: deps.checks } : {}) };
   let drop: Drop | undefined;
   try {
     drop = await readDrop(deps.store, deps.layout, address, marker);
@@ -81,7 +83,7 @@ async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: Drop
     const listed = drop ?? { address, marker, tag: dropTag(marker), files: [], markerBody: new Uint8Array() };
     const changed = await changedFiles(deps.store, [marker, ...listed.files]);
     if (changed.length === 0) throw error;
-    return supersededDrop({ location: deps.store.location, contracts: deps.contracts, now: context.now }, listed, changed);
+    return supersededDrop({ location: deps.store.location, contracts, now: context.now }, listed, changed);
   }
 }
 

@@ -8,7 +8,7 @@ export function successManifest(decision: Decision, files: readonly { key: strin
   const { report } = decision;
   return `${JSON.stringify({
     format: 'contract-gate/success@1',
-    contract: decision.contract ? { name: decision.contract.name, version: decision.contract.version } : null,
+    contract: decision.contract ? { name: decision.contract.name, version: decision.contract.version, ...(decision.contract.origin ? { origin: decision.contract.origin } : {}) } : null,
     partition: decision.address.partition,
     attempt: decision.attempt,
     decided_at: decision.decided_at,
@@ -17,5 +17,7 @@ export function successManifest(decision: Decision, files: readonly { key: strin
     checks: { status: report.status, violations: report.violations.length, warnings: report.warnings, checked_at: report.checked_at },
     ...(decision.newest ? { newest: decision.newest } : {}),
     ...(decision.producer_manifest === undefined ? {} : { producer_manifest: decision.producer_manifest }),
+    // A release keeps the failed checks above: a consumer sees both that they failed and who published anyway.
+    ...(decision.release ? { release: { override: true, ...decision.release } } : {}),
   }, null, 2)}\n`;
 }

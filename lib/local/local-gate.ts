@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import type { LoadOptions } from '../contract/contract-defaults.js';
-import { describeError } from '../errors.js';
+import { describeError, GateError } from '../errors.js';
 import { DEFAULT_LAYOUT, isMarkerShaped, type GateLayout } from '../gate/gate-layout.js';
 import { handleStorageEvent, type EventOutcome } from '../gate/handle-event.js';
 import type { LeaseSettings } from '../gate/partition-lease.js';
 import type { MarkerResult } from '../gate/process-marker.js';
 import { localNotifier } from '../notify/local-notifier.js';
-import { loadContractDirectory } from '../storage/contract-directory.js';
+import { readContractPaths } from '../storage/contract-paths.js';
+import { formatRegistration } from '../registry/format-registration.js';
+import { registerContract } from '../registry/register-contract.js';
+import { registryContracts } from '../registry/registry-contracts.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -56,8 +59,7 @@ export interface LocalGate {
 export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
   const layout = options.layout ?? DEFAULT_LAYOUT;
   // Warnings are shown only with defaults: then they say which settings came from outside the files.
-  const warn = options.loadOptions?.defaults ? (text: string) => options.print(text.trimEnd()) : undefined;
-  const contracts = await loadContractDirectory(options.contractsDir, { ...options.loadOptions, ...(warn ? { warn } : {}) });
+  const files = await readContractPaths([options.contractsDir]);
   const lock = await lockServeDir(options.dir);
   const notifier = localNotifier({ file: join(options.dir, 'notifications.jsonl'), print: options.print });
   const running = new Set<{ readonly key: string; readonly done: Promise<void> }>();
@@ -78,8 +80,16 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     // Same filter as the deployed bucket notification: staging/ prefix, marker suffix.
     if (isMarkerShaped(layout, event.key)) run(event);
   };
-  const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated });
+  const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated }).catch(async (error: unknown) => {
+    await lock.release();
+    throw error;
+  });
   const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: options.bucket });
+  const contracts = await publishDirectory(store, files, options).catch(async (error: unknown) => {
+    await emulator.stop();
+    await lock.release();
+    throw error;
+  });
   const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease() };
   deps = ready;
   const resume = async () => {
@@ -111,6 +121,25 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
       await lock.release();
     },
   };
+}
+
+/**
+ * `--contracts DIR` is published into the local registry, as a producer's CI would publish it,
+ * and the gate then reads the registry, looking again on every drop: a contract published while
+ * `serve` runs is enforced on the next drop. A file the registry refuses stops the start.
+ */
+async function publishDirectory(store: ObjectStore, files: Awaited<ReturnType<typeof readContractPaths>>, options: LocalGateOptions) {
+  const loadOptions = options.loadOptions ?? {};
+  const outcomes = [];
+  for (const file of files) outcomes.push(await registerContract(store, file, { loadOptions, now: (options.clock ?? Date.now)(), by: 'serve --contracts' }));
+  const report = formatRegistration(outcomes).trimEnd();
+  if (outcomes.some((o) => o.status === 'refused')) {
+    throw new GateError('contract_invalid', `the local registry refused contracts in ${options.contractsDir}:\n${report}\n(bump the version, or start with an empty --dir)`, { context: { dir: options.contractsDir } });
+  }
+  for (const line of report.split('\n')) options.print(`registry: ${line}`);
+  // Warnings are shown only with defaults: then they say which settings came from outside the files.
+  if (loadOptions.defaults) for (const o of outcomes) for (const problem of o.problems) options.print(problem);
+  return registryContracts(store, { loadOptions, refreshMs: 0, ...(options.clock ? { clock: options.clock } : {}), warn: options.print });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Contract } from '../contract/model.js';
 import { isoSeconds, parseTemporal } from '../contract/temporal.js';
-import type { ContractRegistry } from '../gate/contract-registry.js';
+import type { ContractSource } from '../gate/contract-registry.js';
 import type { GateLayout } from '../gate/gate-layout.js';
 import { notifyOnce } from '../gate/notify-once.js';
 import type { Notice, Notifier } from '../notify/notifier.js';
@@ -13,7 +13,7 @@ import { dueReminder } from './sunset-reminders.js';
 export interface ProbeDeps {
   readonly store: ObjectStore;
   readonly notifier: Notifier;
-  readonly contracts: ContractRegistry;
+  readonly contracts: ContractSource;
   readonly layout: GateLayout;
   readonly now: number;
   /** How far back deadlines are checked; a partition missed longer ago has been paged already. */
@@ -52,12 +52,13 @@ export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
   const from = deps.now - (deps.lookbackHours ?? DEFAULT_LOOKBACK_HOURS) * 3_600_000;
   const partitions: ProbedPartition[] = [];
   const reminders: ProbeReport['reminders'][number][] = [];
-  for (const contract of deps.contracts.all().filter((c) => isExpected(c, deps.now))) {
+  const contracts = (await deps.contracts.current()).all();
+  for (const contract of contracts.filter((c) => isExpected(c, deps.now))) {
     for (const due of duePartitions(contract.sla!, contract.produces.partition, { from, to: deps.now })) {
       partitions.push(await probePartition(deps, contract, due));
     }
   }
-  for (const contract of deps.contracts.all()) {
+  for (const contract of contracts) {
     const reminder = dueReminder(contract, deps.now, deps.layout);
     if (reminder && (await sendOnce(deps, reminder.claim, reminder.notice))) {
       reminders.push({ contract: contract.name, version: `v${contract.version.major}`, sunset: contract.sunset!, days_before: reminder.daysBefore });

@@ -4,7 +4,8 @@ import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
-import { contractRegistry, type ContractRegistry } from '../gate/contract-registry.js';
+import { contractRegistry, type ContractRegistry, type ContractSource } from '../gate/contract-registry.js';
+import { sha256Hex } from '../registry/registry-layout.js';
 
 /**
  * Loads every `*.yaml` / `*.yml` contract directly in a directory. One invalid contract stops the
@@ -12,7 +13,7 @@ import { contractRegistry, type ContractRegistry } from '../gate/contract-regist
  * `options.defaults` fill what a contract leaves out (see contract-defaults.ts); their warnings go
  * to `options.warn` when given.
  */
-export async function loadContractDirectory(dir: string, options: LoadOptions & { readonly warn?: (text: string) => void } = {}): Promise<ContractRegistry> {
+export async function loadContractDirectory(dir: string, options: LoadOptions & { readonly warn?: (text: string) => void } = {}): Promise<ContractRegistry & ContractSource> {
   const names = await readdir(dir).catch((error: unknown) => {
     throw new GateError('path_not_found', `${dir}: cannot read the contracts directory`, { cause: error, context: { dir } });
   });
@@ -20,8 +21,9 @@ export async function loadContractDirectory(dir: string, options: LoadOptions & 
   const problems: string[] = [];
   for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
     const path = join(dir, name);
-    const result = parseContract(await readFile(path, 'utf8'), path, options);
-    if (result.contract) contracts.push(result.contract);
+    const text = await readFile(path, 'utf8');
+    const result = parseContract(text, path, options);
+    if (result.contract) contracts.push({ ...result.contract, origin: { location: path, sha256: sha256Hex(text) } });
     const warnings = result.problems.filter((p) => p.severity === 'warning');
     if (options.warn && warnings.length > 0) options.warn(`${warnings.map(formatProblem).join('\n')}\n`);
     problems.push(...result.problems.filter((p) => p.severity === 'error').map(formatProblem));

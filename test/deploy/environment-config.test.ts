@@ -21,6 +21,7 @@ describe('environmentConfig', () => {
       validateTimeoutSeconds: 300,
       validateMaxConcurrency: 10,
       queueAgeAlarmMinutes: 60,
+      contracts: { source: 'registry', prefix: '_contracts/', refreshSeconds: 10 },
     });
   });
 
@@ -92,10 +93,35 @@ describe('environmentConfig', () => {
     expect(() => environmentConfig({ Prod_1: {} }, 'Prod_1')).toThrow('(name): an environment name is 1-20 characters');
   });
 
+  it('reads contracts from the registry unless told to bundle them', () => {
+    expect(environmentConfig({ x: { contracts: { source: 'bundled' } } }, 'x').contracts.source).toBe('bundled');
+    expect(environmentConfig({ x: { contracts: { prefix: 'registry/contracts/', refreshSeconds: 60 } } }, 'x').contracts).toEqual({ source: 'registry', prefix: 'registry/contracts/', refreshSeconds: 60 });
+  });
+
+  it('lists every problem of the contracts section with the others', () => {
+    const run = (contracts: object) => () => environmentConfig({ x: { contracts, validateMaxConcurrency: 1 } }, 'x');
+    expect(run({ source: 'repo', prefix: 'contracts', refreshSeconds: 0, refreshSecond: 5 })).toThrow([
+      'cdk.json context "environments.x" is invalid:',
+      '  - validateMaxConcurrency: expected an integer from 2 to 1000, got 1',
+      '  - contracts.refreshSecond: unknown key (did you mean "refreshSeconds"?); known keys: source, prefix, refreshSeconds',
+      '  - contracts.source: expected one of "bundled", "registry", got "repo"',
+      '  - contracts.prefix: expected a key prefix of whole segments ending in "/", such as "_contracts/", got "contracts"',
+      '  - contracts.refreshSeconds: expected an integer from 1 to 3600, got 0',
+    ].join('\n'));
+  });
+
+  it('refuses a registry inside another area, and registry settings for bundled contracts', () => {
+    expect(() => environmentConfig({ x: { contracts: { prefix: '_gate/contracts/' } } }, 'x')).toThrow('contracts.prefix: "_gate/contracts/" and prefixes.state "_gate/" overlap: the registry needs a prefix of its own');
+    expect(() => environmentConfig({ x: { contracts: { source: 'bundled', refreshSeconds: 5 } } }, 'x')).toThrow('contracts.refreshSeconds: applies to "source": "registry" only');
+  });
+
   it('accepts every environment cdk.json declares', () => {
     const context = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context;
     const names = Object.keys(context.environments);
     expect(names).toEqual(expect.arrayContaining(['dev', 'prod']));
     for (const name of names) expect(environmentConfig(context.environments, name).name).toBe(name);
+    // prod deploys as before; dev tries the registry.
+    expect(environmentConfig(context.environments, 'prod').contracts.source).toBe('bundled');
+    expect(environmentConfig(context.environments, 'dev').contracts.source).toBe('registry');
   });
 });

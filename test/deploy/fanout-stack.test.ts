@@ -11,7 +11,7 @@ import { asList, assetDirectory, objectArn, synthGate, TEST_ENVIRONMENTS, type G
 
 // `fan`: the dev environment with the fan-out on and non-default numbers, so each assertion
 // proves the value came from the configuration.
-const ENVIRONMENTS = { ...TEST_ENVIRONMENTS, fan: { bucket: { create: true }, fanout: { enabled: true, maxFiles: 50, maxBytes: 2 * 1024 ** 3, mapConcurrency: 25 } } };
+const ENVIRONMENTS = { ...TEST_ENVIRONMENTS, fan: { bucket: { create: true }, contracts: { source: 'bundled' }, fanout: { enabled: true, maxFiles: 50, maxBytes: 2 * 1024 ** 3, mapConcurrency: 25 } } };
 
 let fan: GateSynth;
 let off: GateSynth;

@@ -235,6 +235,18 @@ describe('alarms', () => {
   });
 });
 
+describe('bundled contracts (contracts.source "bundled")', () => {
+  it('add no reconcile function, registry trigger, registry grant or registry variable', () => {
+    expect(gate.stack.reconcile).toBeUndefined();
+    expect(gate.stack.gateBucket.registryPrefix).toBeUndefined();
+    const [notifications] = Object.values(gate.template.findResources('Custom::S3BucketNotifications'));
+    expect(notifications!.Properties.NotificationConfiguration.LambdaFunctionConfigurations).toBeUndefined();
+    expect(Object.values(gate.template.findResources('AWS::Events::Rule')).map((r) => r.Properties.Name)).toEqual(['contract-gate-prod-probe']);
+    const text = JSON.stringify(gate.template.toJSON());
+    for (const absent of ['_contracts/', 'GATE_CONTRACTS_SOURCE', 'GATE_REGISTRY_PREFIX', 'sns:Subscribe', 'subscriptions.json']) expect(text).not.toContain(absent);
+  });
+});
+
 describe('names', () => {
   it('carry the environment in the stack and every named resource', () => {
     expect(gate.stack.stackName).toBe('ContractGate-prod');

@@ -43,6 +43,19 @@ describe('an imported bucket', () => {
     });
   });
 
+  it('also runs the reconcile function on registry pointer writes, in the same merged configuration', () => {
+    gate.template.hasResourceProperties('Custom::S3BucketNotifications', {
+      BucketName: 'acme-existing-lake',
+      Managed: false,
+      NotificationConfiguration: Match.objectLike({
+        LambdaFunctionConfigurations: [Match.objectLike({
+          Filter: { Key: { FilterRules: Match.arrayEquals([{ Name: 'suffix', Value: '/current.json' }, { Name: 'prefix', Value: '_contracts/' }]) } },
+          LambdaFunctionArn: { 'Fn::GetAtt': [gate.logicalId(gate.stack.reconcile!.function), 'Arn'] },
+        })],
+      }),
+    });
+  });
+
   it('lets the notifications handler read and write that bucket\'s notification configuration only', () => {
     gate.template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
@@ -60,6 +73,9 @@ describe('an imported bucket', () => {
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
       { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/_state/'].map(objects) },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['gate/in/*', 'gate/out/*', 'gate/bad/*', 'gate/_state/*'] } } },
+      // lake says nothing of contracts: they come from the registry, by default under _contracts/.
+      { Effect: 'Allow', Action: 's3:GetObject', Resource: objects('_contracts/') },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_contracts/*'] } } },
     ]);
     expect(s3Statements(gate.stack.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: objects('gate/_state/') }]));
   });

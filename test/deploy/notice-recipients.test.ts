@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Contract } from '../../lib/contract/model.js';
-import { contractRecipients, planEmailSubscriptions } from '../../lib/deploy/notice-recipients.js';
+import { contractRecipients, planEmailSubscriptions } from '../../lib/subscriptions/email-recipients.js';
 import { paymentsContract, repositoryContracts } from './synth-gate.js';
 
 let orders: Contract;

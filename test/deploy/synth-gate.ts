@@ -11,11 +11,15 @@ import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
 import type { GateStack } from '../../lib/deploy/gate-stack.js';
 import { loadContractDirectory } from '../../lib/storage/contract-directory.js';
 
-/** Environments for the tests, independent of what cdk.json holds today. */
+/**
+ * Environments for the tests, independent of what cdk.json holds today. dev and prod ship with
+ * bundled contracts, lake and reg read the registry (lake by default, reg with its own settings).
+ */
 export const TEST_ENVIRONMENTS = {
-  dev: { bucket: { create: true }, alertEmails: ['gate-alerts@example.com'] },
+  dev: { bucket: { create: true }, alertEmails: ['gate-alerts@example.com'], contracts: { source: 'bundled' } },
   prod: {
     bucket: { create: true, name: 'acme-contract-gate-prod' },
+    contracts: { source: 'bundled' },
     alertEmails: ['data-oncall@example.com', 'orders-oncall@example.com'],
     probeIntervalMinutes: 10,
     logRetentionDays: 90,
@@ -31,6 +35,12 @@ export const TEST_ENVIRONMENTS = {
     bucket: { import: 'acme-existing-lake' },
     prefixes: { staging: 'gate/in/', published: 'gate/out/', quarantine: 'gate/bad/', state: 'gate/_state/' },
     marker: 'READY.json',
+  },
+  reg: {
+    bucket: { create: true },
+    alertEmails: ['gate-alerts@example.com', 'orders-oncall@example.com'],
+    contracts: { source: 'registry', prefix: 'registry/', refreshSeconds: 30 },
+    fanout: { enabled: true },
   },
 };
 

@@ -1,4 +1,4 @@
-import type { ContractRegistry } from '../../lib/gate/contract-registry.js';
+import type { ContractSource } from '../../lib/gate/contract-registry.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
 import { BucketObserver } from './bucket-observer.js';
 import { NO_FAULTS, type FaultPlan } from './fault-plan.js';
@@ -23,7 +23,7 @@ const REDELIVERY_GAP_MS = 20 * 60_000;
 export interface HarnessEnv {
   readonly endpoint: string;
   readonly bucket: string;
-  readonly contracts: ContractRegistry;
+  readonly contracts: ContractSource;
   readonly counts: MutationCounts;
   /** The harness's own view of the bucket: fault-free, used to stage, observe and check. */
   readonly store: ObjectStore;

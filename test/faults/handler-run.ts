@@ -1,5 +1,5 @@
 import { describeError, GateError } from '../../lib/errors.js';
-import type { ContractRegistry } from '../../lib/gate/contract-registry.js';
+import type { ContractSource } from '../../lib/gate/contract-registry.js';
 import { CALL_MARGIN_MS } from '../../lib/gate/deadline-store.js';
 import { handleStorageEvent } from '../../lib/gate/handle-event.js';
 import { processMarker, type GateDeps } from '../../lib/gate/process-marker.js';
@@ -38,7 +38,7 @@ export interface RunStats {
 export interface RunContext {
   readonly endpoint: string;
   readonly bucket: string;
-  readonly contracts: ContractRegistry;
+  readonly contracts: ContractSource;
   readonly notices: NoticeLog;
   observerFor(drop: StagedDrop): BucketObserver;
   /** What the run's handlers met, for the table: that faults really fired is worth seeing. */

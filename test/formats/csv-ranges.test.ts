@@ -2,7 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { byteSourceFromBytes, type ByteSource } from '../../lib/formats/byte-source.js';
 import { openCsvFile, type CsvOptions } from '../../lib/formats/csv-file.js';
-import { csvRanges, type TextRange } from '../../lib/formats/csv-ranges.js';
+import { csvRanges } from '../../lib/formats/csv-ranges.js';
+import type { TextRange } from '../../lib/formats/table-file.js';
 import type { BatchOptions, ColumnBatch } from '../../lib/formats/table-file.js';
 import { columnTypes } from './csv-parsed-reference.js';
 

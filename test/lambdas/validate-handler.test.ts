@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startS3Emulator, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { s3Notification } from '../../lib/local/s3-notification.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
@@ -17,6 +17,9 @@ let handler: (event: unknown) => Promise<unknown>;
 const saved = { ...process.env };
 
 beforeAll(async () => {
+  // The handler logs a JSON line per marker, as in CloudWatch; here the assertions say what happened.
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
   emulator = await startS3Emulator({ dir: mkdtempSync(join(tmpdir(), 'cg-lambda-')), buckets: ['lake'] });
   sns = await startLoopbackSns();
   store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
@@ -29,6 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.restoreAllMocks();
   process.env = saved;
   await sns.stop();
   await emulator.stop();

@@ -63,7 +63,7 @@ describe('a local gate started on a directory where an earlier one was interrupt
     const keys: string[] = [];
     for await (const object of gate.store.list('')) keys.push(object.key);
     await gate.stop();
-    expect(keys.filter((key) => !key.startsWith('_gate/'))).toEqual([
+    expect(keys.filter((key) => !key.startsWith('_gate/') && !key.startsWith('_contracts/'))).toEqual([
       'published/orders/v1/dt=2026-11-29/_SUCCESS',
       'published/orders/v1/dt=2026-11-29/part-0000.parquet',
       'published/orders/v1/dt=2026-11-29/part-0001.parquet',

@@ -17,11 +17,11 @@ export interface EmailSubscriptionPlan {
  * all, and an alert address (unfiltered) needs no filtered one besides.
  */
 export function planEmailSubscriptions(contracts: readonly Contract[], alertEmails: readonly string[]): EmailSubscriptionPlan[] {
-  const unfiltered = new Map(alertEmails.map((email) => [normalise(email), email]));
+  const unfiltered = new Map(alertEmails.map((email) => [normaliseEmail(email), email]));
   const filtered = new Map<string, { email: string; contracts: Set<string> }>();
   for (const contract of contracts) {
     for (const email of contractRecipients(contract)) {
-      const key = normalise(email);
+      const key = normaliseEmail(email);
       if (unfiltered.has(key)) continue;
       const entry = filtered.get(key) ?? { email, contracts: new Set<string>() };
       entry.contracts.add(contract.name);
@@ -34,4 +34,5 @@ export function planEmailSubscriptions(contracts: readonly Contract[], alertEmai
   ].sort((a, b) => a.email.localeCompare(b.email));
 }
 
-const normalise = (email: string): string => email.trim().toLowerCase();
+/** SNS keeps an e-mail endpoint as given; two spellings of one address are one recipient. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

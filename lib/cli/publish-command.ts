@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { GateError } from '../errors.js';
+import { formatRegistration } from '../registry/format-registration.js';
+import { registerContract, type RegisterOutcome } from '../registry/register-contract.js';
+import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
+import { createS3Client } from '../storage/s3-client.js';
+import { s3ObjectStore } from '../storage/s3-object-store.js';
+import { EXIT, type CliIo } from './cli-io.js';
+import { readContractPaths } from '../storage/contract-paths.js';
+import { loadOptionsFrom } from './load-options.js';
+import { COMMAND_HELP, PUBLISH_USAGE } from './usage.js';
+
+/**
+ * `publish`: what a producer's CI runs on merge. Registers each contract file on the gate's
+ * bucket; the gate enforces it on the next drop, with no deploy. Exit 1 when any file is refused.
+ */
+export async function publishCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP.publish.options });
+  if (!values.to) throw new GateError('bad_arguments', `--to s3://<bucket> is required\nusage: ${PUBLISH_USAGE}`);
+  if (values.format !== 'text' && values.format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${values.format}"`);
+  const { bucket, prefix } = registryTarget(values.to);
+  const loadOptions = loadOptionsFrom(values);
+  const files = await readContractPaths(positionals.length > 0 ? positionals : ['contracts']);
+  const store = s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint }), bucket });
+  const outcomes: RegisterOutcome[] = [];
+  for (const file of files) outcomes.push(await registerContract(store, file, { prefix, loadOptions, now: Date.now(), ...(values.by ? { by: values.by } : {}) }));
+  io.stdout(values.format === 'json' ? `${JSON.stringify({ registry: `${store.location}/${prefix}`, outcomes }, null, 2)}\n` : formatRegistration(outcomes));
+  return outcomes.some((o) => o.status === 'refused') ? EXIT.violated : EXIT.ok;
+}
+
+/** `s3://bucket` is the default registry prefix; `s3://bucket/<prefix>/` names another. */
+export function registryTarget(to: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(to);
+  if (!match) throw new GateError('bad_arguments', `--to must be s3://<bucket>[/<registry prefix>/], not "${to}"`);
+  const explicit = match[2] ?? '';
+  return { bucket: match[1]!, prefix: explicit === '' ? DEFAULT_REGISTRY_PREFIX : explicit.replace(/\/?$/, '/') };
+}

@@ -1,0 +1,46 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GateFunction } from './gate-function.js';
+
+export interface ReconcileFunctionProps {
+  readonly functionName: string;
+  readonly logRetention: RetentionDays;
+  /** The catch-up run, for a registry event S3 or Lambda lost. @default Duration.hours(1) */
+  readonly interval?: Duration;
+  /** @default 256 */
+  readonly memorySize?: number;
+  /** @default Duration.minutes(2) */
+  readonly timeout?: Duration;
+}
+
+/**
+ * The subscription reconciler (lambdas/reconcile/handler.ts): subscribes the addresses the
+ * registered contracts name, filtered to their contracts, on every pointer write (see
+ * GateBucket.notifyRegistry) and on a schedule. One run at a time: runs compare and then write
+ * one record, and a second run queued by Lambda sees what the first did.
+ */
+export class ReconcileFunction extends GateFunction {
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: ReconcileFunctionProps) {
+    super(scope, id, {
+      functionName: props.functionName,
+      description: 'contract-gate: subscribes the owners and consumers of registered contracts to their notices',
+      entry: 'lambdas/reconcile/handler.ts',
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.minutes(2),
+      logRetention: props.logRetention,
+      bundleContracts: false,
+      reservedConcurrentExecutions: 1,
+    });
+    this.schedule = new Rule(this, 'Schedule', {
+      ruleName: props.functionName,
+      description: `Runs ${props.functionName}: catches up on any registry event that was lost`,
+      schedule: Schedule.rate(props.interval ?? Duration.hours(1)),
+      targets: [new LambdaFunction(this.function)],
+    });
+  }
+}
