@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The SDK warns once per process that its 2027 releases need Node 22; tests run on Node 20 on purpose.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // Handlers log and publish metrics through Powertools, to stdout as in CloudWatch; quiet here.
+    // Tests of the lines themselves turn them back on (test/lambdas/handler-observability.test.ts).
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
   },
 });

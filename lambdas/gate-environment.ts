@@ -8,12 +8,9 @@ import { loadContractDirectory } from '../lib/storage/contract-directory.js';
 import type { ObjectStore } from '../lib/storage/object-store.js';
 import { createS3Client } from '../lib/storage/s3-client.js';
 import { s3ObjectStore } from '../lib/storage/s3-object-store.js';
-import { logJson } from './log-json.js';
+import { logger, type LambdaContext } from './observability.js';
 
-/** Lambda's context, as far as the gate's functions use it. */
-export interface LambdaContext {
-  getRemainingTimeInMillis(): number;
-}
+export type { LambdaContext } from './observability.js';
 
 /** The bucket layout from the environment the deployment sets, defaults where unset. */
 export function layoutFrom(env: NodeJS.ProcessEnv): GateLayout {
@@ -52,7 +49,7 @@ export async function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string |
   if (source === 'bundled') return loadContractDirectory(env.CONTRACTS_DIR ?? join(handlerDir ?? '.', 'contracts'));
   if (source !== 'registry') throw new Error(`GATE_CONTRACTS_SOURCE must be bundled or registry, not ${source}`);
   const refreshSeconds = env.GATE_CONTRACTS_REFRESH_SECONDS === '0' ? 0 : (positiveEnv(env, 'GATE_CONTRACTS_REFRESH_SECONDS') ?? 10);
-  const warn = (text: string) => logJson('warn', 'a registered contract is not in force', { problem: text });
+  const warn = (text: string) => logger.warn('a registered contract is not in force', { problem: text });
   return registryContracts(store, { prefix: env.GATE_REGISTRY_PREFIX || DEFAULT_REGISTRY_PREFIX, refreshMs: refreshSeconds * 1000, warn });
 }
 

@@ -3,22 +3,31 @@ import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
 import { parseFanoutRun } from '../../lib/fanout/fanout-layout.js';
 import type { Notifier } from '../../lib/notify/notifier.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
-import { requiredEnv, type LambdaContext } from '../gate-environment.js';
-import { describeOutcome, logJson } from '../log-json.js';
+import { requiredEnv } from '../gate-environment.js';
+import { observed, type InvocationContext } from '../observability.js';
+import { describeOutcome, reportDrop, runKeys } from '../observability-drops.js';
+import { runCorrelationId } from '../observability-run.js';
+import { invocationTally } from '../observability-tally.js';
 import { fanoutEnvironment, withDeadline } from './fanout-environment.js';
 
 /**
  * The last step: `{ run }` merged into one report, decided, carried out and notified, through the
  * same protocol as the validate function. Needs GATE_TOPIC_ARN besides the fan-out environment.
+ * The drop's metrics are published by the step that carried its decision out; its
+ * ValidationSeconds is the whole distributed run's, from the run's request to this verdict.
  */
 let ready: Promise<FanoutDeps & { notifier: Notifier }> | undefined;
 
-export async function handler(event: { run?: unknown }, context?: LambdaContext): Promise<{ status: string; attempt?: string; summary?: string }> {
-  const deps = withDeadline(await (ready ??= configure(process.env)), context);
-  const outcome = await decideFanout({ ...deps, clock: Date.now }, parseFanoutRun(event.run));
-  const described = describeOutcome(outcome);
-  logJson('info', 'fan-out decided', described);
-  return described;
+export async function handler(event: { run?: unknown }, context?: InvocationContext): Promise<{ status: string; attempt?: string; summary?: string }> {
+  return observed(context, runCorrelationId(event), async () => {
+    const deps = withDeadline(await (ready ??= configure(process.env)), context);
+    const run = parseFanoutRun(event.run);
+    const tally = invocationTally();
+    const outcome = await decideFanout({ ...deps, notifier: tally.notifier(deps.notifier), clock: Date.now }, run);
+    const runSeconds = Math.max(0, (Date.now() - run.now) / 1000);
+    reportDrop(outcome, { keys: runKeys(deps.layout, run), observe: (decision) => ({ ...tally.observe(decision), validationSeconds: runSeconds }), message: 'fan-out decided' });
+    return describeOutcome(outcome);
+  });
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<FanoutDeps & { notifier: Notifier }> {

@@ -1,8 +1,9 @@
 import type { FanoutDeps } from '../../lib/fanout/fanout-context.js';
-import { fanOutDecider } from '../../lib/fanout/fan-out-decider.js';
+import { fanOutDecider, inThreadDecider } from '../../lib/fanout/fan-out-decider.js';
 import { deadlineStore } from '../../lib/gate/deadline-store.js';
 import type { Decider } from '../../lib/gate/process-marker.js';
 import { gateContracts, gateStore, lambdaDeadline, layoutFrom, positiveEnv, requiredEnv, type LambdaContext } from '../gate-environment.js';
+import { logger } from '../observability.js';
 
 /**
  * The ports every fan-out step needs, from the environment the deployment sets: GATE_BUCKET,
@@ -29,11 +30,21 @@ export function withDeadline<Deps extends FanoutDeps>(deps: Deps, context: Lambd
 }
 
 /**
- * The validate function's decider when the deployment enables the fan-out (GATE_FANOUT_MAX_FILES
- * and GATE_FANOUT_MAX_BYTES set); none otherwise, and every partition is checked in the handler.
+ * The validate function's decider. With the fan-out deployed (GATE_FANOUT_MAX_FILES and
+ * GATE_FANOUT_MAX_BYTES set), partitions past the limits, and those whose check runs past
+ * GATE_FANOUT_CHECK_SECONDS, go to the state machine. Without it every partition is checked here,
+ * and one that cannot finish is logged as bound for the dead-letter queue.
  */
-export function fanoutDeciderFrom(env: NodeJS.ProcessEnv): Decider | undefined {
-  if (env.GATE_FANOUT_MAX_FILES === undefined && env.GATE_FANOUT_MAX_BYTES === undefined) return undefined;
+export function fanoutDeciderFrom(env: NodeJS.ProcessEnv): Decider {
+  if (env.GATE_FANOUT_MAX_FILES === undefined && env.GATE_FANOUT_MAX_BYTES === undefined) {
+    return inThreadDecider((overrun) => logger.error('drop too big for one invocation, no fan-out: it will land in the dead-letter queue', { ...overrun }));
+  }
   const limit = (name: string) => positiveEnv(env, name) ?? Number(requiredEnv(env, name));
-  return fanOutDecider({ layout: layoutFrom(env), limits: { maxFiles: limit('GATE_FANOUT_MAX_FILES'), maxBytes: limit('GATE_FANOUT_MAX_BYTES') } });
+  const checkSeconds = positiveEnv(env, 'GATE_FANOUT_CHECK_SECONDS');
+  return fanOutDecider({
+    layout: layoutFrom(env),
+    limits: { maxFiles: limit('GATE_FANOUT_MAX_FILES'), maxBytes: limit('GATE_FANOUT_MAX_BYTES') },
+    ...(checkSeconds === undefined ? {} : { checkMs: checkSeconds * 1000 }),
+    onOverrun: (overrun) => logger.warn('drop handed to the fan-out: its check did not fit in one invocation', { ...overrun }),
+  });
 }

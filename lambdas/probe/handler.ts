@@ -1,22 +1,28 @@
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { runProbe, type ProbeReport } from '../../lib/sla/probe.js';
-import { gateContracts, gateStore, layoutFrom, requiredEnv } from '../gate-environment.js';
-import { logJson } from '../log-json.js';
+import { gateContracts, gateStore, layoutFrom, positiveEnv, requiredEnv } from '../gate-environment.js';
+import { logger, observed, type InvocationContext } from '../observability.js';
+import { invocationCorrelationId } from '../observability-correlation.js';
+import { publishProbeMetrics } from '../observability-probe.js';
 
 /**
  * The SLA probe Lambda, run by an EventBridge schedule: an adapter from the environment
- * (GATE_BUCKET, GATE_TOPIC_ARN, CONTRACTS_DIR, the prefix variables) to the probe.
+ * (GATE_BUCKET, GATE_TOPIC_ARN, CONTRACTS_DIR, the prefix variables, GATE_ABANDONED_AFTER_HOURS) to the probe. Its metrics:
+ * ProbeChecked, and ProbeMisses per contract (see observability-probe.ts).
  */
 let ready: Promise<Omit<Parameters<typeof runProbe>[0], 'now'>> | undefined;
 
-export async function handler(): Promise<{ missed: number; checked: number }> {
-  const deps = await (ready ??= configure(process.env));
-  const report: ProbeReport = await runProbe({ ...deps, now: Date.now() });
-  for (const partition of report.partitions) {
-    const level = partition.status === 'missed' ? 'warn' : 'info';
-    logJson(level, 'partition probed', partition);
-  }
-  return { missed: report.partitions.filter((p) => p.status === 'missed').length, checked: report.partitions.length };
+export async function handler(event?: unknown, context?: InvocationContext): Promise<{ missed: number; checked: number }> {
+  return observed(context, invocationCorrelationId(event), async () => {
+    const deps = await (ready ??= configure(process.env));
+    const report: ProbeReport = await runProbe({ ...deps, now: Date.now() });
+    for (const partition of report.partitions) {
+      if (partition.status === 'missed') logger.warn('partition probed', { ...partition });
+      else logger.info('partition probed', { ...partition });
+    }
+    publishProbeMetrics(report);
+    return { missed: report.partitions.filter((p) => p.status === 'missed').length, checked: report.partitions.length };
+  });
 }
 
 async function configure(env: NodeJS.ProcessEnv): Promise<Omit<Parameters<typeof runProbe>[0], 'now'>> {
@@ -26,5 +32,6 @@ async function configure(env: NodeJS.ProcessEnv): Promise<Omit<Parameters<typeof
     notifier: snsNotifier({ topicArn: requiredEnv(env, 'GATE_TOPIC_ARN') }),
     contracts: await gateContracts(env, import.meta.dirname, store),
     layout: layoutFrom(env),
+    abandonedAfterHours: positiveEnv(env, 'GATE_ABANDONED_AFTER_HOURS') ?? 24,
   };
 }

@@ -1,6 +1,7 @@
 import type { AwaitedOutcome } from '../gate/await-outcome.js';
 import type { Decision } from '../gate/decision.js';
 import { publishedPrefix, quarantinePrefix, type GateLayout } from '../gate/gate-layout.js';
+import { isRefused } from '../gate/outcome-metrics.js';
 import { quarantinedReport } from '../gate/quarantined-report.js';
 import type { Violation } from '../report/report.js';
 import { describeViolation } from '../report/text-report.js';
@@ -10,7 +11,6 @@ import { formatDuration } from './parse-duration.js';
 export const DROP_EXIT = { published: 0, rejected: 1, cannotProceed: 2, noDecision: 3 } as const;
 
 /** Rules that refuse a drop before its data is read: no contract, retired, a bad path or manifest. */
-const REFUSALS = new Set(['no_contract', 'retired', 'bad_partition', 'manifest']);
 const VIOLATIONS_SHOWN = 5;
 
 /** What `drop --wait` reports, in either format: one object, also the `--format json` output. */
@@ -89,7 +89,7 @@ function violationsOf(decision: Decision, layout: GateLayout): readonly Violatio
 
 function verdictOf(decision: Decision): DropVerdict['verdict'] {
   if (decision.outcome === 'publish') return 'published';
-  if (decision.outcome === 'quarantine') return decision.report.violations.some((v) => REFUSALS.has(v.rule)) ? 'refused' : 'quarantined';
+  if (decision.outcome === 'quarantine') return isRefused(decision) ? 'refused' : 'quarantined';
   return decision.outcome;
 }
 

@@ -1,4 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { derivedFanoutLimits } from '../fanout/fanout-limits.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import { ConfigError, ConfigFields, join } from './config-fields.js';
@@ -14,12 +15,19 @@ export interface GatePrefixes {
   readonly state: string;
 }
 
-/** Partitions past either limit are validated by a Step Functions Distributed Map (lib/fanout/). */
+/**
+ * Partitions past either limit, and those whose check does not fit in one validate invocation,
+ * are validated by a Step Functions Distributed Map (lib/fanout/). On unless `enabled: false`.
+ */
 export interface FanoutConfig {
+  /** @default true */
   readonly enabled: boolean;
   /** More staged files than this fan out. @default 200 */
   readonly maxFiles: number;
-  /** More staged bytes than this fan out. @default 4 GiB (a few minutes of one validate function) */
+  /**
+   * More staged bytes than this fan out. @default derived from the validate function's timeout
+   * and memory (derivedFanoutLimits in lib/fanout/fanout-limits.ts): 2.16 GB at 300 s and 1,769 MB
+   */
   readonly maxBytes: number;
   /** Files checked at once by the Distributed Map (its MaxConcurrency). @default 40 */
   readonly mapConcurrency: number;
@@ -65,8 +73,12 @@ export interface EnvironmentConfig {
   readonly validateMaxConcurrency: number;
   /** The ready queue's oldest message older than this raises an alarm. @default 60 */
   readonly queueAgeAlarmMinutes: number;
-  /** Present when the environment has a `fanout` section. @default none: every partition in the validate function */
-  readonly fanout?: FanoutConfig;
+  /** Staged files with no marker this long are reported to their owner as an abandoned drop. @default 24 */
+  readonly abandonedAfterHours: number;
+  /** Deletes staged files this many days old, abandoned or not (a lifecycle rule). @default none: staging is never expired */
+  readonly stagingExpirationDays?: number;
+  /** @default enabled, with limits derived from validateTimeoutSeconds and validateMemoryMb */
+  readonly fanout: FanoutConfig;
   /** @default `{ source: 'registry' }`: producers publish their contracts, owners subscribe as they do */
   readonly contracts: ContractsConfig;
 }
@@ -74,7 +86,7 @@ export interface EnvironmentConfig {
 const ENVIRONMENT_KEYS = [
   'bucket', 'prefixes', 'marker', 'alertEmails', 'probeIntervalMinutes', 'logRetentionDays', 'quarantineRetentionDays',
   'stateRetentionDays', 'noncurrentVersionRetentionDays', 'validateMemoryMb', 'validateTimeoutSeconds',
-  'validateMaxConcurrency', 'queueAgeAlarmMinutes',
+  'validateMaxConcurrency', 'queueAgeAlarmMinutes', 'abandonedAfterHours', 'stagingExpirationDays',
 ] as const;
 
 const ENV_NAME = /^[a-z][a-z0-9-]{0,19}$/;
@@ -108,7 +120,7 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
   const { fanout, contracts, entry } = splitSections((environments as Record<string, unknown>)[name]);
   const raw = fields.object(entry, '', ENVIRONMENT_KEYS) ?? {};
   const prefixes = readPrefixes(fields, raw.prefixes);
-  const config: EnvironmentConfig = {
+  const base = {
     name,
     bucket: readBucket(fields, raw.bucket),
     prefixes,
@@ -124,9 +136,11 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
     validateTimeoutSeconds: fields.integer(raw.validateTimeoutSeconds, 'validateTimeoutSeconds', 300, 10, 900),
     validateMaxConcurrency: fields.integer(raw.validateMaxConcurrency, 'validateMaxConcurrency', 10, 2, 1000),
     queueAgeAlarmMinutes: fields.integer(raw.queueAgeAlarmMinutes, 'queueAgeAlarmMinutes', 60, 1, 1440),
-    ...(fanout === undefined ? {} : { fanout: readFanout(fields, fanout) }),
+    abandonedAfterHours: fields.integer(raw.abandonedAfterHours, 'abandonedAfterHours', 24, 1, 8760),
+    ...(raw.stagingExpirationDays === undefined ? {} : { stagingExpirationDays: fields.integer(raw.stagingExpirationDays, 'stagingExpirationDays', 30, 2, 36_500) }),
     contracts: readContracts(fields, contracts, prefixes),
   };
+  const config: EnvironmentConfig = { ...base, fanout: readFanout(fields, fanout, base) };
   fields.check();
   return config;
 }
@@ -159,12 +173,14 @@ function readContracts(fields: ConfigFields, value: unknown, prefixes: GatePrefi
   return { source, prefix, refreshSeconds };
 }
 
-function readFanout(fields: ConfigFields, value: unknown): FanoutConfig {
-  const raw = fields.object(value, 'fanout', ['enabled', 'maxFiles', 'maxBytes', 'mapConcurrency']) ?? {};
+/** An absent section is `{}`: the fan-out on, with the limits one validate invocation was measured to handle. */
+function readFanout(fields: ConfigFields, value: unknown, sizing: { validateTimeoutSeconds: number; validateMemoryMb: number }): FanoutConfig {
+  const raw = value === undefined ? {} : fields.object(value, 'fanout', ['enabled', 'maxFiles', 'maxBytes', 'mapConcurrency']) ?? {};
+  const derived = derivedFanoutLimits({ timeoutSeconds: sizing.validateTimeoutSeconds, memoryMb: sizing.validateMemoryMb });
   return {
-    enabled: fields.boolean(raw.enabled, 'fanout.enabled', false),
-    maxFiles: fields.integer(raw.maxFiles, 'fanout.maxFiles', 200, 1, 1_000_000),
-    maxBytes: fields.integer(raw.maxBytes, 'fanout.maxBytes', 4 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER),
+    enabled: fields.boolean(raw.enabled, 'fanout.enabled', true),
+    maxFiles: fields.integer(raw.maxFiles, 'fanout.maxFiles', derived.maxFiles, 1, 1_000_000),
+    maxBytes: fields.integer(raw.maxBytes, 'fanout.maxBytes', derived.maxBytes, 1024 ** 2, Number.MAX_SAFE_INTEGER),
     // The Distributed Map's own limit is 10,000 child executions at once.
     mapConcurrency: fields.integer(raw.mapConcurrency, 'fanout.mapConcurrency', 40, 1, 10_000),
   };

@@ -18,6 +18,8 @@ export interface FanoutFunctionsProps {
   readonly timeout: Duration;
   /** When contracts come from the registry: nothing bundled, the registry read instead. @default bundled contracts */
   readonly registry?: { readonly refreshSeconds: number };
+  /** The contract files to bundle (their paths). @default the `*.yaml` and `*.yml` in `<projectRoot>/contracts` */
+  readonly contractFiles?: readonly string[];
 }
 
 /** The four steps of the fan-out (lambdas/fanout/), bundled like the gate's other handlers. */
@@ -35,6 +37,7 @@ export class FanoutFunctions extends Construct {
       entry: `lambdas/fanout/${handler}.ts`,
       logRetention: props.logRetention,
       bundleContracts: props.registry === undefined,
+      ...(props.contractFiles ? { contractFiles: props.contractFiles } : {}),
       ...sizing,
     });
     const reading = { memorySize: props.memorySize, timeout: props.timeout };

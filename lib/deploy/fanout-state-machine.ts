@@ -10,6 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
+import { checkSecondsFor } from '../fanout/fanout-limits.js';
 import type { FanoutConfig } from './environment-config.js';
 import { FanoutAlarms } from './fanout-alarms.js';
 import { fanoutPrefix } from './fanout-grants.js';
@@ -30,6 +31,8 @@ export interface FanoutStateMachineProps {
   readonly timeout: Duration;
   /** When contracts come from the registry. @default bundled contracts */
   readonly registry?: { readonly refreshSeconds: number };
+  /** The contract files to bundle (their paths). @default the `*.yaml` and `*.yml` in `<projectRoot>/contracts` */
+  readonly contractFiles?: readonly string[];
 }
 
 // The inline Map of the reduce runs at most 40 iterations at once, whatever it is asked.
@@ -47,10 +50,13 @@ export class FanoutStateMachine extends Construct {
   readonly stateMachine: StateMachine;
   readonly logGroup: LogGroup;
   readonly trigger: Rule;
+  /** The validate function's timeout, from which its in-thread check budget is derived. */
+  private readonly validateTimeout: Duration;
 
   constructor(scope: Construct, id: string, props: FanoutStateMachineProps) {
     super(scope, id);
     const { gateBucket } = props;
+    this.validateTimeout = props.timeout;
     this.functions = new FanoutFunctions(this, 'Functions', props);
     this.logGroup = new LogGroup(this, 'LogGroup', {
       // Step Functions' vended-logs prefix keeps the log delivery's resource policy small.
@@ -77,10 +83,14 @@ export class FanoutStateMachine extends Construct {
     }
   }
 
-  /** The validate function hands partitions past these limits to the fan-out (lambdas/fanout/fanout-environment.ts). */
+  /**
+   * The validate function hands partitions past these limits to the fan-out, and those whose check
+   * is still running GATE_FANOUT_CHECK_SECONDS into it (lambdas/fanout/fanout-environment.ts).
+   */
   handOffFrom(validate: LambdaFunction, config: FanoutConfig): void {
     validate.addEnvironment('GATE_FANOUT_MAX_FILES', String(config.maxFiles));
     validate.addEnvironment('GATE_FANOUT_MAX_BYTES', String(config.maxBytes));
+    validate.addEnvironment('GATE_FANOUT_CHECK_SECONDS', String(checkSecondsFor(this.validateTimeout.toSeconds())));
   }
 
   private definition(config: FanoutConfig) {

@@ -2,6 +2,7 @@ import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Contract } from '../contract/model.js';
 import { environmentConfig, type EnvironmentConfig } from './environment-config.js';
+import type { ContractGateProps } from './contract-gate.js';
 import { GateStack } from './gate-stack.js';
 
 /** The configuration of the environment the `env` context names (`-c env=prod`), from cdk.json. */
@@ -16,9 +17,9 @@ export function selectedEnvironment(app: App): EnvironmentConfig {
  */
 export function addGateStack(app: App, contracts: readonly Contract[]): GateStack {
   const config = selectedEnvironment(app);
+  const settings = (app.node.tryGetContext('environments') as Record<string, ContractGateProps>)[config.name]!;
   const stack = new GateStack(app, `ContractGate-${config.name}`, {
-    config,
-    contracts,
+    gate: { ...settings, name: config.name, bundledContracts: contracts },
     description: `contract-gate (${config.name}): validates dropped partitions against their data contracts, then publishes or quarantines them`,
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

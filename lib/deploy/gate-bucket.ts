@@ -24,17 +24,22 @@ export interface GateBucketProps {
   readonly noncurrentVersionRetention?: Duration;
   /** @default Duration.days(365) */
   readonly accessLogRetention?: Duration;
+  /** Staged files this old are deleted, abandoned or not. @default none: staging is never expired */
+  readonly stagingExpiration?: Duration;
   /** The contract registry's prefix, when the functions read contracts from the bucket. @default none: bundled contracts */
   readonly registryPrefix?: string;
 }
 
 type Area = keyof GatePrefixes;
 
+/** An area of the bucket, or a folder of it (`state/notices/`: `<state prefix>notices/`). */
+type Scope = Area | `${Area}/${string}/`;
+
 /** What a function may do, by area of the bucket. */
 interface AreaAccess {
-  readonly get: readonly Area[];
-  readonly put: readonly Area[];
-  readonly delete: readonly Area[];
+  readonly get: readonly Scope[];
+  readonly put: readonly Scope[];
+  readonly delete: readonly Scope[];
   /**
    * s3:ListBucket, conditioned on these prefixes. Needed beyond listing: S3 answers a GET or HEAD
    * of a missing key with 404 only to a caller that may list it, and a 403 would fail the gate.
@@ -48,17 +53,19 @@ const VALIDATE_ACCESS: AreaAccess = {
   get: ['staging', 'published', 'quarantine', 'state'],
   put: ['published', 'quarantine', 'state'],
   // staging: staged files leave once copied; published: a backfill removes the old _SUCCESS and
-  // the files the new drop no longer has; state: a failed notification releases its claim.
-  delete: ['staging', 'published', 'state'],
+  // sets aside the files the new drop no longer has, and a drop superseded part-way takes back
+  // its copies (published or quarantine); state: a failed notification releases its claim, a
+  // handler its partition lease. Decisions are never deleted.
+  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/'],
   list: ['staging', 'published', 'quarantine', 'state'],
 };
 
 const PROBE_ACCESS: AreaAccess = {
   // quarantine: a miss quotes the latest quarantine report's summary.
   get: ['published', 'staging', 'quarantine', 'state'],
-  // state only: the probe's one-notice-per-miss claims.
-  put: ['state'],
-  delete: ['state'],
+  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/) and abandoned drop (abandoned/).
+  put: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
+  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
   list: ['published', 'staging', 'quarantine', 'state'],
 };
 
@@ -112,6 +119,9 @@ export class GateBucket extends Construct {
       lifecycleRules: [
         { id: 'expire-quarantine', prefix: this.prefixes.quarantine, expiration: props.quarantineRetention ?? Duration.days(90) },
         { id: 'expire-gate-state', prefix: this.prefixes.state, expiration: props.stateRetention ?? Duration.days(30) },
+        // A staged file's only other copy is the published or quarantined one the gate made: the
+        // old version left behind by its deletion is a second copy of every batch, kept a day.
+        { id: 'expire-noncurrent-staging', prefix: this.prefixes.staging, noncurrentVersionExpiration: Duration.days(1), ...(props.stagingExpiration ? { expiration: props.stagingExpiration } : {}) },
         {
           id: 'expire-noncurrent-versions',
           noncurrentVersionExpiration: props.noncurrentVersionRetention ?? Duration.days(30),
@@ -189,8 +199,14 @@ export class GateBucket extends Construct {
     this.grant(fn, PROBE_ACCESS);
   }
 
+  /** The key prefix of an area or of a folder of it. */
+  private scopePrefix(scope: Scope): string {
+    const [area, ...folder] = scope.split('/') as [Area, ...string[]];
+    return `${this.prefixes[area]}${folder.filter((part) => part !== '').map((part) => `${part}/`).join('')}`;
+  }
+
   private grant(fn: LambdaFunction, access: AreaAccess): void {
-    const objects = (areas: readonly Area[]) => areas.map((area) => this.bucket.arnForObjects(`${this.prefixes[area]}*`));
+    const objects = (scopes: readonly Scope[]) => [...new Set(scopes.map((scope) => this.bucket.arnForObjects(`${this.scopePrefix(scope)}*`)))];
     for (const [action, areas] of [['s3:GetObject', access.get], ['s3:PutObject', access.put], ['s3:DeleteObject', access.delete]] as const) {
       fn.addToRolePolicy(new PolicyStatement({ actions: [action], resources: objects(areas) }));
     }

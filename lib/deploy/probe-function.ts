@@ -16,6 +16,8 @@ export interface ProbeFunctionProps {
   readonly timeout?: Duration;
   /** Copies `contracts/` into the asset; off when the function reads the registry. @default true */
   readonly bundleContracts?: boolean;
+  /** The contract files to bundle (their paths). @default the `*.yaml` and `*.yml` in `<projectRoot>/contracts` */
+  readonly contractFiles?: readonly string[];
 }
 
 /** The clock-SLA probe (lambdas/probe/handler.ts) on an EventBridge schedule. */
@@ -31,6 +33,7 @@ export class ProbeFunction extends GateFunction {
       timeout: props.timeout ?? Duration.minutes(2),
       logRetention: props.logRetention,
       bundleContracts: props.bundleContracts ?? true,
+      ...(props.contractFiles ? { contractFiles: props.contractFiles } : {}),
     });
     this.schedule = new Rule(this, 'Schedule', {
       ruleName: props.functionName,

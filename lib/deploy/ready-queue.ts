@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 
 export interface ReadyQueueProps {
   readonly queueName: string;
-  /** Six times the consuming function's timeout, as Lambda's SQS event source advises. */
+  /** At least the consuming function's timeout: a message received again sooner would run twice at once. */
   readonly visibilityTimeout: Duration;
   /** Receives before a marker's message goes to the dead-letter queue. @default 5 */
   readonly maxReceiveCount?: number;

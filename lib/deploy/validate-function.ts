@@ -20,6 +20,8 @@ export interface ValidateFunctionProps {
   readonly batchSize?: number;
   /** Copies `contracts/` into the asset; off when the function reads the registry. @default true */
   readonly bundleContracts?: boolean;
+  /** The contract files to bundle (their paths). @default the `*.yaml` and `*.yml` in `<projectRoot>/contracts` */
+  readonly contractFiles?: readonly string[];
 }
 
 /** The gate itself (lambdas/validate/handler.ts), fed by the ready queue. */
@@ -33,6 +35,7 @@ export class ValidateFunction extends GateFunction {
       timeout: props.timeout ?? Duration.minutes(5),
       logRetention: props.logRetention,
       bundleContracts: props.bundleContracts ?? true,
+      ...(props.contractFiles ? { contractFiles: props.contractFiles } : {}),
       sliceWorker: true,
     });
     this.function.addEventSource(

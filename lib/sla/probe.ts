@@ -5,6 +5,7 @@ import type { GateLayout } from '../gate/gate-layout.js';
 import { notifyOnce } from '../gate/notify-once.js';
 import type { Notice, Notifier } from '../notify/notifier.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { abandonedClaim, abandonedDrops, abandonedNotice } from './abandoned-drops.js';
 import { inspectPartition, type PartitionInspection } from './inspect-partition.js';
 import { probeNotice } from './probe-notice.js';
 import { duePartitions, type DuePartition } from './sla-calendar.js';
@@ -18,6 +19,8 @@ export interface ProbeDeps {
   readonly now: number;
   /** How far back deadlines are checked; a partition missed longer ago has been paged already. */
   readonly lookbackHours?: number;
+  /** Staged files with no marker this long are an abandoned drop, reported once. @default 24 */
+  readonly abandonedAfterHours?: number;
 }
 
 export type PartitionStatus = 'published' | 'waiting' | 'missed';
@@ -36,6 +39,8 @@ export interface ProbedPartition {
 export interface ProbeReport {
   readonly checked_at: string;
   readonly partitions: readonly ProbedPartition[];
+  /** Drops left in staging without a marker; `sent` when this run told the owner. */
+  readonly abandoned: readonly { readonly contract: string; readonly version: string; readonly partition: string; readonly files: number; readonly sent: boolean }[];
   /** Sunset reminders sent by this run. */
   readonly reminders: readonly { readonly contract: string; readonly version: string; readonly sunset: string; readonly days_before: number }[];
 }
@@ -64,7 +69,9 @@ export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
       reminders.push({ contract: contract.name, version: `v${contract.version.major}`, sunset: contract.sunset!, days_before: reminder.daysBefore });
     }
   }
-  return { checked_at: isoSeconds(deps.now), partitions, reminders };
+  const abandoned = [];
+  for (const contract of contracts) abandoned.push(...(await reportAbandoned(deps, contract)));
+  return { checked_at: isoSeconds(deps.now), partitions, abandoned, reminders };
 }
 
 /** Retired versions, and deprecated ones past their sunset, expect nothing any more. */
@@ -95,6 +102,16 @@ function isStale(contract: Contract, due: DuePartition, seen: PartitionInspectio
   const newest = seen.published?.newest;
   if (maxLag === undefined || newest === undefined || !seen.published) return false;
   return Math.max(due.deadline, seen.published.at) - newest > maxLag * 3_600_000;
+}
+
+async function reportAbandoned(deps: ProbeDeps, contract: Contract): Promise<ProbeReport['abandoned'][number][]> {
+  const drops = await abandonedDrops(deps.store, deps.layout, contract, deps.now, (deps.abandonedAfterHours ?? 24) * 3_600_000);
+  const reported = [];
+  for (const drop of drops) {
+    const sent = await sendOnce(deps, abandonedClaim(deps.layout, contract, drop), abandonedNotice(contract, drop, deps.layout, deps.now, deps.store.location));
+    reported.push({ contract: contract.name, version: `v${contract.version.major}`, partition: drop.partition, files: drop.files, sent });
+  }
+  return reported;
 }
 
 /** At most one of each notice per partition, however often the probe runs. */

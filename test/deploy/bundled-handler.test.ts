@@ -31,7 +31,7 @@ describe('the bundled validate function', () => {
   // Copied out of the project, so the bundle cannot lean on anything but itself, as on Lambda.
   async function invoke(day: string, extraEnv: Record<string, string>): Promise<{ rule: string; column?: string; count: number }[]> {
     const task = mkdtempSync(join(tmpdir(), 'cg-lambda-task-'));
-    cpSync(assetDirectory(gate, gate.logicalId(gate.stack.validate.function)), task, { recursive: true });
+    cpSync(assetDirectory(gate, gate.logicalId(gate.stack.gate.validate.function)), task, { recursive: true });
     const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
     const prefix = `staging/orders/v1/dt=${day}/`;
     await dropExample(store, 'bad', prefix);

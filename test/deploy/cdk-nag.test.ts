@@ -28,9 +28,20 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('acknowledges only these rules, each with a reason of its own', () => {
     const acks = acknowledgements(gate.app);
-    const rules = acks.map((a) => `${a.path.replace(/^ContractGate-dev\//, '')}: ${a.id.replace(/\[Resource::.*\]$/, '[Resource::<object ARN>]')}`);
+    const rules = acks.map((a) => `${a.path.replace(/^ContractGate-dev\/(Default\/)?/, '')}: ${a.id.replace(/\[Resource::.*\]$/, '[Resource::<object ARN>]')}`);
     expect([...new Set(rules)].sort()).toEqual([
       'BucketNotificationsHandler050a0587b7544547bf325f094a3db834: AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      // The fan-out, on by default: its functions and state machine acknowledge what the validate function's do.
+      'Fanout/Functions/Decide/Function: AwsSolutions-L1',
+      'Fanout/Functions/Decide/Role: AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+      'Fanout/Functions/Decide/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+      'Fanout/Functions/MapFile/Function: AwsSolutions-L1',
+      'Fanout/Functions/MapFile/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+      'Fanout/Functions/Plan/Function: AwsSolutions-L1',
+      'Fanout/Functions/Plan/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+      'Fanout/Functions/ReduceShard/Function: AwsSolutions-L1',
+      'Fanout/Functions/ReduceShard/Role: AwsSolutions-IAM5[Resource::<object ARN>]',
+      'Fanout/StateMachine: AwsSolutions-IAM5[Resource::<object ARN>]',
       'GateBucket/AccessLogs: AwsSolutions-S1',
       'Probe/Function: AwsSolutions-L1',
       'Probe/Role: AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
@@ -44,16 +55,16 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('acknowledges wildcard object ARNs one prefix at a time', () => {
     const wildcards = acknowledgements(gate.app).filter((a) => a.path.endsWith('Validate/Role') && a.id.includes('[Resource::')).map((a) => a.id).sort();
-    const bucket = gate.logicalId(gate.stack.gateBucket.bucket);
-    expect(wildcards).toEqual(['_gate', 'published', 'quarantine', 'staging'].map((p) => `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${p}/*]`));
+    const bucket = gate.logicalId(gate.stack.gate.gateBucket.bucket);
+    expect(wildcards).toEqual(['_gate', '_gate/leases', '_gate/notices', 'published', 'quarantine', 'staging'].map((p) => `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${p}/*]`));
   });
 
   // Last: it changes the synthesized tree.
   it('still reports a wildcard nobody acknowledged', () => {
-    gate.stack.validate.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
+    gate.stack.gate.validate.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
     expect(nagFindings(gate.stack)).toEqual([
-      'AwsSolutions-IAM5[Action::s3:*] (error) at ContractGate-dev/Validate/Role/DefaultPolicy/Resource',
-      'AwsSolutions-IAM5[Resource::*] (error) at ContractGate-dev/Validate/Role/DefaultPolicy/Resource',
+      'AwsSolutions-IAM5[Action::s3:*] (error) at ContractGate-dev/Default/Validate/Role/DefaultPolicy/Resource',
+      'AwsSolutions-IAM5[Resource::*] (error) at ContractGate-dev/Default/Validate/Role/DefaultPolicy/Resource',
     ]);
   });
 });

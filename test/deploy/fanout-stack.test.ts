@@ -11,14 +11,19 @@ import { asList, assetDirectory, objectArn, synthGate, TEST_ENVIRONMENTS, type G
 
 // `fan`: the dev environment with the fan-out on and non-default numbers, so each assertion
 // proves the value came from the configuration.
-const ENVIRONMENTS = { ...TEST_ENVIRONMENTS, fan: { bucket: { create: true }, contracts: { source: 'bundled' }, fanout: { enabled: true, maxFiles: 50, maxBytes: 2 * 1024 ** 3, mapConcurrency: 25 } } };
+// `still`: the dev environment with the fan-out switched off, which now takes saying so.
+const ENVIRONMENTS = {
+  ...TEST_ENVIRONMENTS,
+  fan: { bucket: { create: true }, contracts: { source: 'bundled' }, fanout: { enabled: true, maxFiles: 50, maxBytes: 2 * 1024 ** 3, mapConcurrency: 25 } },
+  still: { ...TEST_ENVIRONMENTS.dev, fanout: { enabled: false } },
+};
 
 let fan: GateSynth;
 let off: GateSynth;
 
 beforeAll(async () => {
   fan = await synthGate('fan', { environments: ENVIRONMENTS });
-  off = await synthGate('dev', { environments: ENVIRONMENTS });
+  off = await synthGate('still', { environments: ENVIRONMENTS });
 });
 afterAll(() => {
   fan?.dispose();
@@ -67,7 +72,7 @@ describe('the fan-out, enabled', () => {
     fan.template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineName: 'contract-gate-fan-fanout',
       StateMachineType: 'STANDARD',
-      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true, Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [fan.logicalId(fan.stack.fanout!.logGroup), 'Arn'] } } }] },
+      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true, Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [fan.logicalId(fan.stack.gate.fanout!.logGroup), 'Arn'] } } }] },
       TracingConfiguration: { Enabled: true },
     });
     fan.template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/aws/vendedlogs/states/contract-gate-fan-fanout', RetentionInDays: 30 });
@@ -80,10 +85,10 @@ describe('the fan-out, enabled', () => {
       EventPattern: {
         source: ['aws.s3'],
         'detail-type': ['Object Created'],
-        detail: { bucket: { name: [{ Ref: fan.logicalId(fan.stack.gateBucket.bucket) }] }, object: { key: [{ wildcard: '_gate/runs/*/requested.json' }] } },
+        detail: { bucket: { name: [{ Ref: fan.logicalId(fan.stack.gate.gateBucket.bucket) }] }, object: { key: [{ wildcard: '_gate/runs/*/requested.json' }] } },
       },
       Targets: [Match.objectLike({
-        Arn: { Ref: fan.logicalId(fan.stack.fanout!.stateMachine) },
+        Arn: { Ref: fan.logicalId(fan.stack.gate.fanout!.stateMachine) },
         InputTransformer: { InputPathsMap: { 'detail-bucket-name': '$.detail.bucket.name', 'detail-object-key': '$.detail.object.key' }, InputTemplate: '{"bucket":<detail-bucket-name>,"requestKey":<detail-object-key>}' },
       })],
     });
@@ -92,21 +97,21 @@ describe('the fan-out, enabled', () => {
   it('tells the validate function its limits, and the steps their bucket and layout', () => {
     fan.template.hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'contract-gate-fan-validate',
-      Environment: { Variables: Match.objectLike({ GATE_FANOUT_MAX_FILES: '50', GATE_FANOUT_MAX_BYTES: String(2 * 1024 ** 3) }) },
+      Environment: { Variables: Match.objectLike({ GATE_FANOUT_MAX_FILES: '50', GATE_FANOUT_MAX_BYTES: String(2 * 1024 ** 3), GATE_FANOUT_CHECK_SECONDS: '270' }) },
     });
     for (const step of ['plan', 'map-file', 'reduce-shard', 'decide']) {
       fan.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: `contract-gate-fan-fanout-${step}`,
         Runtime: 'nodejs22.x',
-        Environment: { Variables: Match.objectLike({ GATE_BUCKET: { Ref: fan.logicalId(fan.stack.gateBucket.bucket) }, GATE_STATE_PREFIX: '_gate/' }) },
+        Environment: { Variables: Match.objectLike({ GATE_BUCKET: { Ref: fan.logicalId(fan.stack.gate.gateBucket.bucket) }, GATE_STATE_PREFIX: '_gate/' }) },
       });
     }
   });
 
   it('gives each step only the prefixes it touches, and no step but decide any delete', () => {
-    const bucket = fan.logicalId(fan.stack.gateBucket.bucket);
+    const bucket = fan.logicalId(fan.stack.gate.gateBucket.bucket);
     const list = (prefixes: string[]) => ({ Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [bucket, 'Arn'] }, Condition: { StringLike: { 's3:prefix': prefixes.map((p) => `${p}*`) } } });
-    const { functions, stateMachine } = fan.stack.fanout!;
+    const { functions, stateMachine } = fan.stack.gate.fanout!;
     expect(s3Statements(fan, functions.mapFile.role)).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['staging/', '_gate/decisions/'].map((p) => objectArn(bucket, p)) },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: objectArn(bucket, '_gate/runs/') },
@@ -118,13 +123,13 @@ describe('the fan-out, enabled', () => {
       list(['_gate/runs/', '_gate/decisions/', 'staging/']),
     ]);
     expect(s3Statements(fan, functions.reduceShard.role)).toHaveLength(3);
-    expect(s3Statements(fan, functions.decide.role)).toEqual(s3Statements(fan, fan.stack.validate.role));
+    expect(s3Statements(fan, functions.decide.role)).toEqual(s3Statements(fan, fan.stack.gate.validate.role));
     expect(s3Statements(fan, stateMachine.role as Role)).toEqual([{ Effect: 'Allow', Action: 's3:GetObject', Resource: objectArn(bucket, '_gate/runs/') }]);
   });
 
   it('pages when a run fails, times out or cannot start', () => {
     for (const name of ['fanout-failed', 'fanout-timed-out', 'fanout-not-started']) {
-      fan.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `contract-gate-fan-${name}`, AlarmActions: [{ Ref: fan.logicalId(fan.stack.notices.topic) }], Threshold: 1 });
+      fan.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `contract-gate-fan-${name}`, AlarmActions: [{ Ref: fan.logicalId(fan.stack.gate.notices.topic) }], Threshold: 1 });
     }
   });
 
@@ -140,7 +145,7 @@ describe('the fan-out, enabled', () => {
   });
 
   it('bundles each step as one ESM file that loads with no node_modules in reach', () => {
-    for (const step of fan.stack.fanout!.functions.all) {
+    for (const step of fan.stack.gate.fanout!.functions.all) {
       const dir = assetDirectory(fan, fan.logicalId(step.function));
       expect(readdirSync(dir).sort()).toEqual(['contracts', 'index.mjs', 'index.mjs.map']);
       const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)}); console.log(typeof m.handler);`;
@@ -149,23 +154,28 @@ describe('the fan-out, enabled', () => {
   });
 });
 
-describe('the fan-out, off (the default)', () => {
+describe('the fan-out, switched off', () => {
   it('adds no state machine, rule, EventBridge notification or limits', () => {
-    expect(off.stack.fanout).toBeUndefined();
+    expect(off.stack.gate.fanout).toBeUndefined();
     off.template.resourceCountIs('AWS::StepFunctions::StateMachine', 0);
-    expect(Object.values(off.template.findResources('AWS::Events::Rule')).map((r) => r.Properties.Name)).toEqual(['contract-gate-dev-probe']);
+    expect(Object.values(off.template.findResources('AWS::Events::Rule')).map((r) => r.Properties.Name)).toEqual(['contract-gate-still-probe']);
     const [notifications] = Object.values(off.template.findResources('Custom::S3BucketNotifications'));
     expect(notifications!.Properties.NotificationConfiguration.EventBridgeConfiguration).toBeUndefined();
-    const validate = off.template.toJSON().Resources[off.logicalId(off.stack.validate.function)].Properties.Environment.Variables;
+    const validate = off.template.toJSON().Resources[off.logicalId(off.stack.gate.validate.function)].Properties.Environment.Variables;
     expect(Object.keys(validate).filter((k) => k.startsWith('GATE_FANOUT'))).toEqual([]);
   });
 });
 
 describe('environmentConfig: fanout', () => {
-  it('is absent unless the environment has the section, and fills its defaults', () => {
-    expect(environmentConfig({ dev: {} }, 'dev').fanout).toBeUndefined();
-    expect(environmentConfig({ dev: { fanout: { enabled: true } } }, 'dev').fanout).toEqual({ enabled: true, maxFiles: 200, maxBytes: 4 * 1024 ** 3, mapConcurrency: 40 });
-    expect(environmentConfig({ dev: { fanout: {} } }, 'dev').fanout?.enabled).toBe(false);
+  it('is on without the section, with limits derived from the validate function\'s timeout and memory; explicit limits win', () => {
+    const derived = { enabled: true, maxFiles: 200, maxBytes: 2_160_000_000, mapConcurrency: 40 };
+    expect(environmentConfig({ dev: {} }, 'dev').fanout).toEqual(derived);
+    expect(environmentConfig({ dev: { fanout: {} } }, 'dev').fanout).toEqual(derived);
+    expect(environmentConfig({ dev: { fanout: { enabled: false } } }, 'dev').fanout).toEqual({ ...derived, enabled: false });
+    // At 600 s time would allow 4.56 GB; the memory of 1,769 MB bounds it first. More memory lifts that bound.
+    expect(environmentConfig({ dev: { validateTimeoutSeconds: 600 } }, 'dev').fanout.maxBytes).toBe(3_172_829_656);
+    expect(environmentConfig({ dev: { validateTimeoutSeconds: 600, validateMemoryMb: 3538 } }, 'dev').fanout.maxBytes).toBe(4_560_000_000);
+    expect(environmentConfig({ dev: { fanout: { maxFiles: 50, maxBytes: 4 * 1024 ** 3 } } }, 'dev').fanout).toEqual({ ...derived, maxFiles: 50, maxBytes: 4 * 1024 ** 3 });
   });
 
   it('lists the section\'s problems with the others', () => {

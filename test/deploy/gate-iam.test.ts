@@ -7,7 +7,7 @@ let bucket: string;
 
 beforeAll(async () => {
   gate = await synthGate('dev');
-  bucket = gate.logicalId(gate.stack.gateBucket.bucket);
+  bucket = gate.logicalId(gate.stack.gate.gateBucket.bucket);
 });
 afterAll(() => gate?.dispose());
 
@@ -23,12 +23,13 @@ const s3Statements = (statements: Record<string, unknown>[]) => statements.filte
 
 describe('the validate function', () => {
   it('gets exactly the prefix-scoped S3 access the gate needs', () => {
-    expect(s3Statements(roleStatements(gate.stack.validate.role))).toEqual([
+    expect(s3Statements(roleStatements(gate.stack.gate.validate.role))).toEqual([
       // quarantine/ too: copies are skipped when a HEAD of the target shows an earlier delivery made them.
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['published/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
-      // published/: a backfill removes the old _SUCCESS and the files the new drop no longer has.
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', '_gate/'].map((p) => objectArn(bucket, p)) },
+      // published/: a backfill removes the old _SUCCESS and the files the new drop no longer has;
+      // quarantine/: a drop superseded part-way takes back its copies; of _gate/ only claims and leases, never a decision.
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/notices/', '_gate/leases/'].map((p) => objectArn(bucket, p)) },
       {
         Effect: 'Allow',
         Action: 's3:ListBucket',
@@ -39,23 +40,24 @@ describe('the validate function', () => {
   });
 
   it('may publish to the topic, encrypt with its key, consume the ready queue and write its own logs', () => {
-    const statements = roleStatements(gate.stack.validate.role);
+    const statements = roleStatements(gate.stack.gate.validate.role);
     expect(statements).toEqual(expect.arrayContaining([
-      { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: gate.logicalId(gate.stack.notices.topic) } },
-      { Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.notices.key), 'Arn'] } },
-      expect.objectContaining({ Action: expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']), Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.ready.queue), 'Arn'] } }),
-      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.validate.logGroup), 'Arn'] } },
+      { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: gate.logicalId(gate.stack.gate.notices.topic) } },
+      { Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.notices.key), 'Arn'] } },
+      expect.objectContaining({ Action: expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']), Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.ready.queue), 'Arn'] } }),
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.validate.logGroup), 'Arn'] } },
     ]));
     expect(statements).toHaveLength(8);
   });
 });
 
 describe('the probe function', () => {
-  it('reads every area but writes and deletes only under _gate/', () => {
-    expect(s3Statements(roleStatements(gate.stack.probe.role))).toEqual([
+  it('reads every area but writes and deletes only its own claims under _gate/', () => {
+    const claims = ['_gate/sla/', '_gate/sunset/', '_gate/abandoned/'].map((p) => objectArn(bucket, p));
+    expect(s3Statements(roleStatements(gate.stack.gate.probe.role))).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['published/', 'staging/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
-      { Effect: 'Allow', Action: 's3:PutObject', Resource: objectArn(bucket, '_gate/') },
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: objectArn(bucket, '_gate/') },
+      { Effect: 'Allow', Action: 's3:PutObject', Resource: claims },
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: claims },
       {
         Effect: 'Allow',
         Action: 's3:ListBucket',
@@ -66,10 +68,10 @@ describe('the probe function', () => {
   });
 
   it('may publish notices and write its own logs, nothing on the queue', () => {
-    const statements = roleStatements(gate.stack.probe.role);
+    const statements = roleStatements(gate.stack.gate.probe.role);
     expect(statements).toEqual(expect.arrayContaining([
-      { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: gate.logicalId(gate.stack.notices.topic) } },
-      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.probe.logGroup), 'Arn'] } },
+      { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: gate.logicalId(gate.stack.gate.notices.topic) } },
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.probe.logGroup), 'Arn'] } },
     ]));
     expect(statements.some((s) => asList(s.Action).some((a) => String(a).startsWith('sqs:')))).toBe(false);
     expect(statements).toHaveLength(7);
@@ -89,7 +91,7 @@ describe('the whole template', () => {
   });
 
   it('attaches no managed policy to the gate functions\' roles', () => {
-    for (const role of [gate.stack.validate.role, gate.stack.probe.role]) {
+    for (const role of [gate.stack.gate.validate.role, gate.stack.gate.probe.role]) {
       expect(gate.template.toJSON().Resources[gate.logicalId(role)].Properties.ManagedPolicyArns).toBeUndefined();
     }
   });

@@ -11,13 +11,13 @@ beforeAll(async () => {
   gate = await synthGate('prod', { contracts: [...(await repositoryContracts()), paymentsContract()] });
   const { stack } = gate;
   ids = {
-    bucket: gate.logicalId(stack.gateBucket.bucket),
-    queue: gate.logicalId(stack.ready.queue),
-    dlq: gate.logicalId(stack.ready.deadLetterQueue),
-    topic: gate.logicalId(stack.notices.topic),
-    key: gate.logicalId(stack.notices.key),
-    validate: gate.logicalId(stack.validate.function),
-    probe: gate.logicalId(stack.probe.function),
+    bucket: gate.logicalId(stack.gate.gateBucket.bucket),
+    queue: gate.logicalId(stack.gate.ready.queue),
+    dlq: gate.logicalId(stack.gate.ready.deadLetterQueue),
+    topic: gate.logicalId(stack.gate.notices.topic),
+    key: gate.logicalId(stack.gate.notices.key),
+    validate: gate.logicalId(stack.gate.validate.function),
+    probe: gate.logicalId(stack.gate.probe.function),
   };
 });
 afterAll(() => gate?.dispose());
@@ -30,18 +30,21 @@ describe('the gate bucket', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       VersioningConfiguration: { Status: 'Enabled' },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
-      LoggingConfiguration: { DestinationBucketName: { Ref: gate.logicalId(gate.stack.gateBucket.accessLogs!) }, LogFilePrefix: 'gate-bucket/' },
+      LoggingConfiguration: { DestinationBucketName: { Ref: gate.logicalId(gate.stack.gate.gateBucket.accessLogs!) }, LogFilePrefix: 'gate-bucket/' },
     });
   });
 
-  it('expires quarantine and gate state by prefix, and old versions', () => {
+  it('expires quarantine and gate state by prefix, old versions, and old versions of staged files after a day', () => {
     gate.template.hasResourceProperties('AWS::S3::Bucket', {
       BucketName: 'acme-contract-gate-prod',
       LifecycleConfiguration: {
         Rules: [
           { Id: 'expire-quarantine', Prefix: 'quarantine/', ExpirationInDays: 120, Status: 'Enabled' },
           { Id: 'expire-gate-state', Prefix: '_gate/', ExpirationInDays: 45, Status: 'Enabled' },
+          { Id: 'expire-noncurrent-staging', Prefix: 'staging/', NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: 'Enabled' },
           Match.objectLike({ Id: 'expire-noncurrent-versions', NoncurrentVersionExpiration: { NoncurrentDays: 14 }, ExpiredObjectDeleteMarker: true }),
+          // The fan-out is on by default: its run records are scratch (lib/deploy/fanout-state-machine.ts).
+          { Id: 'expire-fanout-runs', Prefix: '_gate/runs/', ExpirationInDays: 7, Status: 'Enabled' },
         ],
       },
     });
@@ -76,12 +79,12 @@ describe('the gate bucket', () => {
 });
 
 describe('the ready queue', () => {
-  it('is encrypted, TLS-only, hides a message six function timeouts long, and dead-letters after 5 receives', () => {
+  it('is encrypted, TLS-only, hides a message one function timeout and a minute long, and dead-letters after 10 receives', () => {
     gate.template.hasResourceProperties('AWS::SQS::Queue', {
       QueueName: 'contract-gate-prod-ready',
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: 3600,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [ids.dlq, 'Arn'] }, maxReceiveCount: 5 },
+      VisibilityTimeout: 660,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [ids.dlq, 'Arn'] }, maxReceiveCount: 10 },
     });
     gate.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'contract-gate-prod-ready-dlq', SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
     for (const queue of [ids.queue, ids.dlq]) {
@@ -136,7 +139,7 @@ describe('the functions', () => {
       MemorySize: 3008,
       Timeout: 600,
       Environment: { Variables: gateEnvironment(ids.topic, ids.bucket) },
-      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: gate.logicalId(gate.stack.validate.logGroup) } },
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: gate.logicalId(gate.stack.gate.validate.logGroup) } },
     });
   });
 
@@ -146,7 +149,7 @@ describe('the functions', () => {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       Environment: { Variables: gateEnvironment(ids.topic, ids.bucket) },
-      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: gate.logicalId(gate.stack.probe.logGroup) } },
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: gate.logicalId(gate.stack.gate.probe.logGroup) } },
     });
   });
 
@@ -220,7 +223,7 @@ describe('alarms', () => {
 
   it('page on a marker the validate function reports as a failed batch item', () => {
     gate.template.hasResourceProperties('AWS::Logs::MetricFilter', {
-      LogGroupName: { Ref: gate.logicalId(gate.stack.validate.logGroup) },
+      LogGroupName: { Ref: gate.logicalId(gate.stack.gate.validate.logGroup) },
       FilterPattern: '{ $.level = "ERROR" }',
       MetricTransformations: [{ MetricNamespace: 'contract-gate-prod', MetricName: 'MarkerFailures', MetricValue: '1' }],
     });
@@ -237,11 +240,12 @@ describe('alarms', () => {
 
 describe('bundled contracts (contracts.source "bundled")', () => {
   it('add no reconcile function, registry trigger, registry grant or registry variable', () => {
-    expect(gate.stack.reconcile).toBeUndefined();
-    expect(gate.stack.gateBucket.registryPrefix).toBeUndefined();
+    expect(gate.stack.gate.reconcile).toBeUndefined();
+    expect(gate.stack.gate.gateBucket.registryPrefix).toBeUndefined();
     const [notifications] = Object.values(gate.template.findResources('Custom::S3BucketNotifications'));
     expect(notifications!.Properties.NotificationConfiguration.LambdaFunctionConfigurations).toBeUndefined();
-    expect(Object.values(gate.template.findResources('AWS::Events::Rule')).map((r) => r.Properties.Name)).toEqual(['contract-gate-prod-probe']);
+    // The fan-out's rule starts runs from the bucket's own events; no registry trigger among them.
+    expect(Object.values(gate.template.findResources('AWS::Events::Rule')).map((r) => r.Properties.Name).sort()).toEqual(['contract-gate-prod-fanout-requested', 'contract-gate-prod-probe']);
     const text = JSON.stringify(gate.template.toJSON());
     for (const absent of ['_contracts/', 'GATE_CONTRACTS_SOURCE', 'GATE_REGISTRY_PREFIX', 'sns:Subscribe', 'subscriptions.json']) expect(text).not.toContain(absent);
   });

@@ -50,7 +50,7 @@ describe('an imported bucket', () => {
       NotificationConfiguration: Match.objectLike({
         LambdaFunctionConfigurations: [Match.objectLike({
           Filter: { Key: { FilterRules: Match.arrayEquals([{ Name: 'suffix', Value: '/current.json' }, { Name: 'prefix', Value: '_contracts/' }]) } },
-          LambdaFunctionArn: { 'Fn::GetAtt': [gate.logicalId(gate.stack.reconcile!.function), 'Arn'] },
+          LambdaFunctionArn: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.reconcile!.function), 'Arn'] },
         })],
       }),
     });
@@ -68,16 +68,16 @@ describe('an imported bucket', () => {
   });
 
   it('scopes the grants to the configured prefixes of the named bucket', () => {
-    expect(s3Statements(gate.stack.validate.role)).toEqual([
+    expect(s3Statements(gate.stack.gate.validate.role)).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/_state/'].map(objects) },
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/notices/', 'gate/_state/leases/'].map(objects) },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['gate/in/*', 'gate/out/*', 'gate/bad/*', 'gate/_state/*'] } } },
       // lake says nothing of contracts: they come from the registry, by default under _contracts/.
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objects('_contracts/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_contracts/*'] } } },
     ]);
-    expect(s3Statements(gate.stack.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: objects('gate/_state/') }]));
+    expect(s3Statements(gate.stack.gate.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/_state/sla/', 'gate/_state/sunset/', 'gate/_state/abandoned/'].map(objects) }]));
   });
 
   it('tells both functions the bucket name, the prefixes and the marker', () => {
@@ -100,7 +100,7 @@ describe('an imported bucket', () => {
 
   it('uses the defaults where the environment sets nothing', () => {
     gate.template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'contract-gate-lake-validate', MemorySize: 1769, Timeout: 300 });
-    gate.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'contract-gate-lake-ready', VisibilityTimeout: 1800 });
+    gate.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'contract-gate-lake-ready', VisibilityTimeout: 360 });
     gate.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 10 } });
     gate.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     gate.template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/aws/lambda/contract-gate-lake-validate', RetentionInDays: 30 });

@@ -25,7 +25,7 @@ let ids: { bucket: string; topic: string; reconcile: string };
 
 beforeAll(async () => {
   gate = await synthGate('reg', { contracts: [...(await repositoryContracts()), paymentsContract()] });
-  ids = { bucket: gate.logicalId(gate.stack.gateBucket.bucket), topic: gate.logicalId(gate.stack.notices.topic), reconcile: gate.logicalId(gate.stack.reconcile!.function) };
+  ids = { bucket: gate.logicalId(gate.stack.gate.gateBucket.bucket), topic: gate.logicalId(gate.stack.gate.notices.topic), reconcile: gate.logicalId(gate.stack.gate.reconcile!.function) };
 });
 afterAll(() => gate?.dispose());
 
@@ -82,9 +82,9 @@ describe('the reconcile function', () => {
   });
 
   it('may manage subscriptions of the topic only, read the registry, and read and write its one record', () => {
-    const statements = roleStatements(gate.stack.reconcile!.role);
+    const statements = roleStatements(gate.stack.gate.reconcile!.role);
     expect(statements).toEqual([
-      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.reconcile!.logGroup), 'Arn'] } },
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.reconcile!.logGroup), 'Arn'] } },
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objectArn(ids.bucket, 'registry/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [ids.bucket, 'Arn'] }, Condition: { StringLike: { 's3:prefix': ['registry/*', '_gate/subscriptions.json'] } } },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [ids.bucket, 'Arn'] }, '/_gate/subscriptions.json']] } },
@@ -103,7 +103,7 @@ describe('the reconcile function', () => {
 });
 
 describe('the functions that read contracts', () => {
-  const readers = () => [gate.stack.validate, gate.stack.probe, ...gate.stack.fanout!.functions.all];
+  const readers = () => [gate.stack.gate.validate, gate.stack.gate.probe, ...gate.stack.gate.fanout!.functions.all];
 
   it('are told to read the registry, where, and how often to look again', () => {
     for (const fn of readers()) {
@@ -122,7 +122,7 @@ describe('the functions that read contracts', () => {
   });
 
   it('ship without contracts, and the reconcile bundle loads on its own', () => {
-    for (const fn of [...readers(), gate.stack.reconcile!]) {
+    for (const fn of [...readers(), gate.stack.gate.reconcile!]) {
       expect(readdirSync(assetDirectory(gate, gate.logicalId(fn.function))), fn.node.path).not.toContain('contracts');
     }
     const dir = assetDirectory(gate, ids.reconcile);
@@ -172,7 +172,7 @@ describe('cdk-nag AwsSolutions, with the registry', () => {
   it('finds nothing unacknowledged, and acknowledges for the reconcile function only its runtime and the registry prefix', () => {
     expect(nagFindings(gate.stack)).toEqual([]);
     expect(reportedViolations(gate)).toEqual([]);
-    const reconcile = acknowledgements(gate.app).filter((a) => a.path.includes('/Reconcile/')).map((a) => `${a.path.replace(/^ContractGate-reg\//, '')}: ${a.id}`);
+    const reconcile = acknowledgements(gate.app).filter((a) => a.path.includes('/Reconcile/')).map((a) => `${a.path.replace(/^ContractGate-reg\/(Default\/)?/, '')}: ${a.id}`);
     expect(reconcile.sort()).toEqual(['Reconcile/Function: AwsSolutions-L1', `Reconcile/Role: AwsSolutions-IAM5[Resource::<${ids.bucket}.Arn>/registry/*]`]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashString } from '../../lib/checks/key-hash.js';
 import { fanoutKeys, parseFanoutRun } from '../../lib/fanout/fanout-layout.js';
 import { decodePairs, shardOf, splitByShard } from '../../lib/fanout/key-parts.js';
+import { checkSecondsFor, derivedFanoutLimits } from '../../lib/fanout/fanout-limits.js';
 import { shouldFanOut } from '../../lib/fanout/should-fan-out.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 
@@ -15,6 +16,23 @@ describe('shouldFanOut', () => {
     expect(shouldFanOut(files([50, 50]), limits)).toBe(false);
     expect(shouldFanOut(files([50, 51]), limits)).toBe(true);
     expect(shouldFanOut(files([]), limits)).toBe(false);
+  });
+});
+
+describe('derivedFanoutLimits', () => {
+  it('sizes the limits by 0.5M rows/s x 32 B/row over the check budget, halved, and caps them by memory', () => {
+    // 300 s: 270 s to check (10 s call margin, 20 s for the handoff), 16 MB/s x 270 s x 0.5.
+    expect(derivedFanoutLimits({ timeoutSeconds: 300, memoryMb: 1769 })).toEqual({ maxFiles: 200, maxBytes: 2_160_000_000, checkSeconds: 270 });
+    // 900 s would allow 7 GB by time; 1,769 MB holds (1,769 - 130) MB / 13 B rows x 32 B x 0.75 = 3.17 GB.
+    expect(derivedFanoutLimits({ timeoutSeconds: 900, memoryMb: 1769 }).maxBytes).toBe(3_172_829_656);
+    expect(derivedFanoutLimits({ timeoutSeconds: 60, memoryMb: 1769 })).toEqual({ maxFiles: 200, maxBytes: 240_000_000, checkSeconds: 30 });
+    // Never below the smallest limit a configuration may set, however small the function.
+    expect(derivedFanoutLimits({ timeoutSeconds: 10, memoryMb: 128 }).maxBytes).toBe(1024 ** 2);
+  });
+
+  it('keeps a check budget for timeouts too short for the reserve', () => {
+    expect(checkSecondsFor(300)).toBe(270);
+    expect(checkSecondsFor(20)).toBe(2);
   });
 });
 

@@ -1,0 +1,59 @@
+/**
+ * The gate's Lambda handlers as `npm run build` bundles them (scripts/bundle-handlers.ts) into
+ * `dist/bundles/<name>/index.mjs`, and as GateFunction finds them again by entry. One table, so
+ * a handler added to the stack without a prebuilt bundle is caught by the bundle tests, not by a
+ * user whose synth suddenly needs esbuild.
+ */
+export interface HandlerBundle {
+  /** The directory under `dist/bundles/`. */
+  readonly name: string;
+  /** The handler module, relative to the project root. */
+  readonly entry: string;
+  /** Whether the worker threads' entry (lib/parallel/slice-worker.ts) ships beside it as `slice-worker.mjs`. */
+  readonly sliceWorker: boolean;
+}
+
+export const HANDLER_BUNDLES: readonly HandlerBundle[] = [
+  { name: 'validate', entry: 'lambdas/validate/handler.ts', sliceWorker: true },
+  { name: 'probe', entry: 'lambdas/probe/handler.ts', sliceWorker: false },
+  { name: 'reconcile', entry: 'lambdas/reconcile/handler.ts', sliceWorker: false },
+  { name: 'fanout-plan', entry: 'lambdas/fanout/plan.ts', sliceWorker: false },
+  { name: 'fanout-map-file', entry: 'lambdas/fanout/map-file.ts', sliceWorker: false },
+  { name: 'fanout-reduce-shard', entry: 'lambdas/fanout/reduce-shard.ts', sliceWorker: false },
+  { name: 'fanout-decide', entry: 'lambdas/fanout/decide.ts', sliceWorker: false },
+];
+
+export const SLICE_WORKER_ENTRY = 'lib/parallel/slice-worker.ts';
+
+/** Where the bundles are, relative to the project root (the package root when installed). */
+export const BUNDLES_DIR = 'dist/bundles';
+
+/**
+ * esbuild's inputs of each bundle, beside (not inside) its directory: the asset carries only
+ * what Lambda runs, and a synth from the sources can tell a stale bundle from a fresh one.
+ */
+export const inputsFile = (name: string): string => `${BUNDLES_DIR}/${name}.inputs.json`;
+
+export function bundleFor(entry: string): HandlerBundle | undefined {
+  return HANDLER_BUNDLES.find((bundle) => bundle.entry === entry);
+}
+
+/** ESM output has no `require`; bundled CommonJS dependencies still call it. */
+export const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * The esbuild settings every handler is bundled with, prebuilt or by NodejsFunction: Node 22 as
+ * the functions' runtime, minified, source maps without the sources (stack traces need only the
+ * mappings; the sources would double the asset), and everything bundled, the pinned AWS SDK the
+ * gate is tested with included rather than whichever one the runtime carries.
+ */
+export const BUNDLE_SETTINGS = {
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  banner: REQUIRE_BANNER,
+} as const;

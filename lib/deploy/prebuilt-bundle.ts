@@ -1,0 +1,44 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLES_DIR, bundleFor, inputsFile } from './handler-bundles.js';
+
+/** Where a handler's prebuilt code is, or why there is none to use. */
+export type PrebuiltBundle =
+  | { readonly kind: 'fresh'; readonly dir: string }
+  /** A clone whose sources changed since `npm run build` (or that was never built): bundle them now. */
+  | { readonly kind: 'stale' }
+  /** A handler the build does not know, or an installed package without its bundles. */
+  | { readonly kind: 'missing'; readonly dir?: string };
+
+/**
+ * The bundle `npm run build` made of `entry`. In an installed package the sources are not there,
+ * so the bundle is the code. In a clone (the entry's source beside it) a bundle older than any of
+ * its inputs is stale: a handler edited since the last build must not deploy as it was.
+ */
+export function prebuiltBundle(projectRoot: string, entry: string): PrebuiltBundle {
+  const bundle = bundleFor(entry);
+  if (!bundle) return { kind: 'missing' };
+  const dir = join(projectRoot, BUNDLES_DIR, bundle.name);
+  const main = join(dir, 'index.mjs');
+  const fromSources = existsSync(join(projectRoot, entry));
+  if (!existsSync(main)) return fromSources ? { kind: 'stale' } : { kind: 'missing', dir };
+  if (!fromSources) return { kind: 'fresh', dir };
+  const inputs = readInputs(join(projectRoot, inputsFile(bundle.name)));
+  if (!inputs) return { kind: 'stale' };
+  const built = statSync(main).mtimeMs;
+  // An input that is gone (a module deleted or moved) means the bundle was built from another tree.
+  const changed = inputs.some((input) => {
+    const path = join(projectRoot, input);
+    return !existsSync(path) || statSync(path).mtimeMs > built;
+  });
+  return changed ? { kind: 'stale' } : { kind: 'fresh', dir };
+}
+
+function readInputs(file: string): string[] | undefined {
+  try {
+    const inputs: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(inputs) && inputs.every((input) => typeof input === 'string') ? inputs : undefined;
+  } catch {
+    return undefined;
+  }
+}
