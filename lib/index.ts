@@ -13,6 +13,11 @@ export type { ContractRegistry, ContractSource } from './gate/contract-registry.
 export { formatProblem, type ContractProblem, type ProblemCode } from './contract/problems.js';
 export type { ColumnSpec, Consumer, Contract, ContractOrigin, ContractSchema, DataFormat, SemVer, Sla, SlaSchedule } from './contract/model.js';
 
+// The contract registry on the gate's bucket.
+export { registerContract, type ContractFileToRegister, type RegisterOptions, type RegisterOutcome } from './registry/register-contract.js';
+export { registryContracts, type RegistrySourceOptions } from './registry/registry-contracts.js';
+export { readRegistry, type RegisteredContract } from './registry/read-registry.js';
+
 // Checking a partition.
 export { buildCheckPlan, type CheckPlan, type ColumnPlan } from './checks/check-plan.js';
 export { runChecks, validatePartition, type CheckRun, type OpenedFile, type PartitionFile, type Progress, type RunStats, type ValidateOptions } from './checks/validate-partition.js';

@@ -93,9 +93,10 @@ function count(name: OutcomeMetricName): OutcomeMetric {
  * decision began, so this is how long a marker waited for the gate, not counting validation;
  * the truncation to seconds can put it a fraction before the marker's time, hence the floor at 0.
  */
+/** From the marker to the end of the carry-out (files moved, owner told), when consumers have the verdict. */
 function markerToVerdictSeconds(decision: Decision): number | undefined {
   const marker = Date.parse(decision.report.source?.marker?.last_modified ?? '');
-  const decided = Date.parse(decision.decided_at);
+  const decided = Date.parse(decision.completed_at ?? decision.decided_at);
   if (!Number.isFinite(marker) || !Number.isFinite(decided)) return undefined;
   return Math.max(0, (decided - marker) / 1000);
 }

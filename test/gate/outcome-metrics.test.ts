@@ -64,6 +64,13 @@ describe('the metrics of a verdict', () => {
     expect(resultMetrics({ decision }, here)).toEqual(decisionMetrics(decision));
   });
 
+  it('measures the wait to the end of the carry-out, when consumers have the verdict', async () => {
+    const decision = await decided('bad');
+    const marker = Date.parse(decision.report.source.marker.last_modified);
+    const completed = { ...decision, completed_at: new Date(marker + 42_000).toISOString() };
+    expect(byName(decisionMetrics(completed)!.metrics).MarkerToVerdictSeconds).toEqual({ unit: 'Seconds', value: 42 });
+  });
+
   it('never gives a negative wait: decided_at is cut to the second, the marker time is not', async () => {
     const decision = await decided('bad');
     const early = { ...decision, report: { ...decision.report, source: { ...decision.report.source, marker: { ...decision.report.source.marker, last_modified: new Date(Date.parse(decision.decided_at) + 700).toISOString() } } } };
