@@ -55,8 +55,9 @@ const VALIDATE_ACCESS: AreaAccess = {
   // staging: staged files leave once copied; published: a backfill removes the old _SUCCESS and
   // sets aside the files the new drop no longer has, and a drop superseded part-way takes back
   // its copies (published or quarantine); state: a failed notification releases its claim, a
-  // handler its partition lease. Decisions are never deleted.
-  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/'],
+  // handler its partition lease, a backfill the bytes it held while the old publish came down.
+  // Decisions are never deleted.
+  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/'],
   list: ['staging', 'published', 'quarantine', 'state'],
 };
 

@@ -5,7 +5,7 @@ import type { ChangedFile, Decision } from './decision.js';
 import { datasetPath, markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
-import { changedFiles, copyPinned, deletePinned, isChangeError } from './pinned-copy.js';
+import { changedFiles, copyPinned, deletePinned, isChangeError, type ListedObject } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
 import { recordDecision, type RecordedDecision } from './recorded-decision.js';
 import { successManifest } from './success-manifest.js';
@@ -66,7 +66,7 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
   const successKey = `${prefix}${layout.success}`;
   const current = await readJson(store, successKey);
   if (current?.attempt !== decision.attempt) {
-    const changed = await copyAndManifest(store, decision, prefix, successKey, current !== undefined);
+    const changed = await copyAndManifest(deps, decision, prefix, successKey, current !== undefined);
     if (changed.length > 0) return changed;
   }
   // Also when _SUCCESS was already there: a handler may have died between writing it and this.
@@ -75,21 +75,54 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
   return [];
 }
 
-async function copyAndManifest(store: ObjectStore, decision: Decision, prefix: string, successKey: string, backfill: boolean): Promise<ChangedFile[]> {
-  // Checked before the old manifest goes, so a drop that changed leaves the last publish standing.
-  const changed = await changedFiles(store, decision.files);
-  if (changed.length > 0) return changed;
-  // A backfill: the old manifest goes first, so no consumer reads new files under it.
-  if (backfill) await store.delete(successKey);
+async function copyAndManifest(deps: CarryOutDeps, decision: Decision, prefix: string, successKey: string, backfill: boolean): Promise<ChangedFile[]> {
+  const { store } = deps;
+  const incoming = incomingPrefix(deps.layout, decision);
+  // A backfill takes the old publish down before the new one is up: it first holds every judged
+  // byte under _gate/incoming/, so a producer changing a staged file half-way leaves the last
+  // publish standing. A delivery that finds held copies resumes from them, whatever staging holds now.
+  const held = backfill || (await holdsAny(store, incoming)) ? await holdIncoming(store, decision, incoming) : undefined;
+  if (held && 'changed' in held) return held.changed;
+  if (!held) {
+    const changed = await changedFiles(store, decision.files);
+    if (changed.length > 0) return changed;
+  }
+  // The old manifest goes first, so no consumer reads new files under it.
+  if (held) await store.delete(successKey);
   const published = [];
-  for (const file of decision.files) {
+  for (const [i, file] of decision.files.entries()) {
     const key = `${prefix}${file.relative}`;
-    const copied = await copyPinned(store, file, key, decision.decided_at);
+    const copied = await copyPinned(store, held ? held.files[i]! : file, key, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
     published.push({ key, size: file.size, etag: copied.etag });
   }
   await createOnce(store, successKey, successManifest(decision, published), decision.attempt);
+  if (held) for (const copy of held.files) await deletePinned(store, copy);
   return [];
+}
+
+/** Copies of the judged versions under the gate's own prefix, or the change that stopped them (the held copies then go). */
+async function holdIncoming(store: ObjectStore, decision: Decision, incoming: string): Promise<{ files: ListedObject[] } | { changed: ChangedFile[] }> {
+  const files: ListedObject[] = [];
+  for (const file of decision.files) {
+    const key = `${incoming}${file.relative}`;
+    const copied = await copyPinned(store, file, key, decision.decided_at);
+    if ('changed' in copied) {
+      for (const copy of files) await deletePinned(store, copy);
+      return { changed: [copied.changed] };
+    }
+    files.push({ key, size: file.size, etag: copied.etag });
+  }
+  return { files };
+}
+
+async function holdsAny(store: ObjectStore, prefix: string): Promise<boolean> {
+  for await (const _object of store.list(prefix)) return true;
+  return false;
+}
+
+function incomingPrefix(layout: GateLayout, decision: Decision): string {
+  return `${layout.state}incoming/${datasetPath(decision.address)}${decision.attempt}/`;
 }
 
 async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<ChangedFile[]> {
@@ -128,6 +161,9 @@ async function undoCopies(deps: CarryOutDeps, decision: Decision): Promise<void>
     for (const key of copies) await deps.store.delete(key);
   } else if (was === 'publish') {
     const prefix = publishedPrefix(deps.layout, decision.address);
+    // Another attempt's _SUCCESS: a backfill stopped while holding its bytes, and published/ is that publish's, untouched.
+    const current = await readJson(deps.store, `${prefix}${deps.layout.success}`);
+    if (current !== undefined && current.attempt !== decision.attempt) return;
     for (const file of decision.files) await deletePinned(deps.store, { ...file, key: `${prefix}${file.relative}` });
   }
 }

@@ -70,6 +70,7 @@ describe('cdk synth -c env=prod', () => {
     const deletes = validate.filter((s) => actions(s).includes('s3:DeleteObject')).map((s) => text(s.Resource)).join();
     expect(deletes).toContain('/_gate/notices/*');
     expect(deletes).toContain('/_gate/leases/*');
+    expect(deletes).toContain('/_gate/incoming/*');
     expect(deletes).not.toMatch(/_gate\/\*|_gate\/decisions/);
   });
 

@@ -29,7 +29,7 @@ describe('the validate function', () => {
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['published/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
       // published/: a backfill removes the old _SUCCESS and the files the new drop no longer has;
       // quarantine/: a drop superseded part-way takes back its copies; of _gate/ only claims and leases, never a decision.
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/notices/', '_gate/leases/'].map((p) => objectArn(bucket, p)) },
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/notices/', '_gate/leases/', '_gate/incoming/'].map((p) => objectArn(bucket, p)) },
       {
         Effect: 'Allow',
         Action: 's3:ListBucket',

@@ -127,6 +127,26 @@ describe('one outcome per drop of a partition', () => {
     expect(deps.notifier.notices.map((n) => [n.attributes.contract, n.attributes.owner, n.attributes.outcome])).toEqual([['çhäos', 'unknown', 'quarantined']]);
   });
 
+  it('leaves the last publish standing when a backfill\'s staged file changes while the gate holds its bytes', async () => {
+    const store = new MemoryObjectStore();
+    const { files } = await dropExample(store, 'good');
+    const first = await processMarker(gateDeps(store), MARKER);
+    const before = store.keys(PUBLISHED).map((key) => [key, bytesOf(store, key)]);
+    // A backfill under new names, whose second file the producer rewrites as the gate copies it.
+    for (const [i, file] of files.entries()) await store.put(`${GOOD_PREFIX}renamed-${i}.parquet`, file.bytes);
+    await store.put(MARKER, '');
+    const producer = interferingStore(store, (call, key) => call === 'copy' && key.endsWith('/renamed-1.parquet'), async () => {
+      await store.put(`${GOOD_PREFIX}renamed-1.parquet`, files[0]!.bytes);
+    });
+    const backfill = await processMarker({ ...gateDeps(store), store: producer }, MARKER);
+    expect(producer.acted).toBe(true);
+    expect(backfill.status).toBe('superseded');
+    expect(store.keys(PUBLISHED).map((key) => [key, bytesOf(store, key)])).toEqual(before);
+    expect(JSON.parse(new TextDecoder().decode(bytesOf(store, `${PUBLISHED}_SUCCESS`))).attempt).toBe('decision' in first ? first.decision.attempt : '');
+    expect(store.keys('_gate/incoming/')).toEqual([]);
+    expect(bytesOf(store, `${GOOD_PREFIX}renamed-1.parquet`)).toEqual(files[0]!.bytes);
+  });
+
   it('sets aside, never deletes, the files an earlier publish had and a backfill has not', async () => {
     const store = new MemoryObjectStore();
     const { files } = await dropExample(store, 'good');
