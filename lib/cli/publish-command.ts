@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
 import { formatRegistration } from '../registry/format-registration.js';
-import { registerContract, type RegisterOutcome } from '../registry/register-contract.js';
+import { registerContracts } from '../registry/register-contract.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
@@ -22,8 +22,7 @@ export async function publishCommand(args: string[], io: CliIo): Promise<number>
   const loadOptions = loadOptionsFrom(values);
   const files = await readContractPaths(positionals.length > 0 ? positionals : ['contracts']);
   const store = s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint }), bucket });
-  const outcomes: RegisterOutcome[] = [];
-  for (const file of files) outcomes.push(await registerContract(store, file, { prefix, loadOptions, now: Date.now(), ...(values.by ? { by: values.by } : {}) }));
+  const outcomes = await registerContracts(store, files, { prefix, loadOptions, now: Date.now(), ...(values.by ? { by: values.by } : {}) });
   io.stdout(values.format === 'json' ? `${JSON.stringify({ registry: `${store.location}/${prefix}`, outcomes }, null, 2)}\n` : formatRegistration(outcomes));
   return outcomes.some((o) => o.status === 'refused') ? EXIT.violated : EXIT.ok;
 }

@@ -1,14 +1,12 @@
 import { CfnOutput, Duration, Tags } from 'aws-cdk-lib';
-import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { NAME } from '../contract/native-contract.js';
-import type { Contract } from '../contract/model.js';
 import { planEmailSubscriptions } from '../subscriptions/email-recipients.js';
 import type { ContractGateProps } from './contract-gate-props.js';
 import { environmentConfig, type EnvironmentConfig } from './environment-config.js';
 import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
-import { GateBucket } from './gate-bucket.js';
+import { GateBucket, requireDatasetName } from './gate-bucket.js';
 import { GateDashboard, METRICS_NAMESPACE, METRICS_SERVICE } from './gate-dashboard.js';
 import { GateTopic } from './gate-topic.js';
 import { ProbeFunction } from './probe-function.js';
@@ -61,7 +59,7 @@ export class ContractGate extends Construct {
     });
     this.notices = new GateTopic(this, 'Notices', { topicName: `${name}-notices`, displayName: `contract-gate ${config.name}` });
     // With the registry, owners are the reconcile function's to subscribe: only the alert addresses are made here.
-    this.notices.subscribeEmails(planEmailSubscriptions(registry ? [] : bundled(props), config.alertEmails));
+    this.notices.subscribeEmails(planEmailSubscriptions(registry ? [] : (props.bundledContracts ?? []), config.alertEmails));
     // A failed marker is retried once its invocation could have ended (the timeout, plus a
     // minute), not after Lambda's advised 6x: every delivery is idempotent, so a throttled one
     // received again early only costs a receive, and ten receives make room for that.
@@ -87,24 +85,16 @@ export class ContractGate extends Construct {
   grantProducer(grantee: IGrantable, dataset: string): Grant {
     requireDatasetName(dataset);
     const { prefixes } = this.config;
-    const staged = this.datasetGrant(grantee, ['s3:PutObject', 's3:GetObject'], [`${prefixes.staging}${dataset}/`]);
-    const read = this.datasetGrant(grantee, ['s3:GetObject'], [`${prefixes.state}decisions/${dataset}/`, `${prefixes.quarantine}${dataset}/`]);
-    const contracts = this.config.contracts.source === 'registry' ? [this.gateBucket.grantPublishContract(grantee, dataset)] : [];
-    return contracts.reduce((all, grant) => all.combine(grant), staged.combine(read));
+    const staged = this.gateBucket.grantUnder(grantee, ['s3:PutObject', 's3:GetObject'], [`${prefixes.staging}${dataset}/`]);
+    const read = this.gateBucket.grantUnder(grantee, ['s3:GetObject'], [`${prefixes.state}decisions/${dataset}/`, `${prefixes.quarantine}${dataset}/`]);
+    const grant = staged.combine(read);
+    return this.config.contracts.source === 'registry' ? grant.combine(this.gateBucket.grantPublishContract(grantee, dataset)) : grant;
   }
 
   /** A consumer's role for one dataset: read and list what the gate published of it, `_SUCCESS` included. */
   grantConsumer(grantee: IGrantable, dataset: string): Grant {
     requireDatasetName(dataset);
-    return this.datasetGrant(grantee, ['s3:GetObject'], [`${this.config.prefixes.published}${dataset}/`]);
-  }
-
-  /** Object actions under each prefix, and a listing limited to them. */
-  private datasetGrant(grantee: IGrantable, actions: string[], prefixes: readonly string[]): Grant {
-    const { bucket } = this.gateBucket;
-    const objects = Grant.addToPrincipal({ grantee, actions, resourceArns: prefixes.map((p) => bucket.arnForObjects(`${p}*`)) });
-    const list = Grant.addToPrincipal({ grantee, actions: ['s3:ListBucket'], resourceArns: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': prefixes.map((p) => `${p}*`) } } });
-    return objects.combine(list);
+    return this.gateBucket.grantUnder(grantee, ['s3:GetObject'], [`${this.config.prefixes.published}${dataset}/`]);
   }
 
   private validateFunction(name: string, bundleContracts: boolean, files: readonly string[] | undefined): ValidateFunction {
@@ -200,13 +190,4 @@ function gateConfig(props: ContractGateProps): EnvironmentConfig {
 function contractFiles(props: ContractGateProps): readonly string[] | undefined {
   const files = (props.bundledContracts ?? []).flatMap((contract) => (contract.origin ? [contract.origin.location] : []));
   return files.length > 0 ? files : undefined;
-}
-
-function bundled(props: ContractGateProps): readonly Contract[] {
-  return props.bundledContracts ?? [];
-}
-
-/** The name becomes part of an IAM resource: `*`, `?` or `/` would widen a grant to other datasets. */
-function requireDatasetName(dataset: string): void {
-  if (!NAME.test(dataset)) throw new Error(`"${dataset}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
 }

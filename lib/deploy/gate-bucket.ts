@@ -162,15 +162,18 @@ export class GateBucket extends Construct {
    * datasets. The same two statements as a bucket policy serve a team outside the stack (README).
    */
   grantPublishContract(grantee: IGrantable, datasetName: string): Grant {
-    // The name becomes part of an IAM resource: `*`, `?` or `/` would widen it to other datasets.
-    if (!NAME.test(datasetName)) throw new Error(`"${datasetName}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
-    const datasetPrefix = `${this.requireRegistry('grantPublishContract')}${datasetName}/`;
-    const objects = Grant.addToPrincipal({ grantee, actions: ['s3:GetObject', 's3:PutObject'], resourceArns: [this.bucket.arnForObjects(`${datasetPrefix}*`)] });
+    requireDatasetName(datasetName);
+    return this.grantUnder(grantee, ['s3:GetObject', 's3:PutObject'], [`${this.requireRegistry('grantPublishContract')}${datasetName}/`]);
+  }
+
+  /** Object actions under each key prefix, and a listing limited to them: what every per-dataset grant is made of. */
+  grantUnder(grantee: IGrantable, actions: string[], prefixes: readonly string[]): Grant {
+    const objects = Grant.addToPrincipal({ grantee, actions, resourceArns: prefixes.map((p) => this.bucket.arnForObjects(`${p}*`)) });
     const list = Grant.addToPrincipal({
       grantee,
       actions: ['s3:ListBucket'],
       resourceArns: [this.bucket.bucketArn],
-      conditions: { StringLike: { 's3:prefix': [`${datasetPrefix}*`] } },
+      conditions: { StringLike: { 's3:prefix': prefixes.map((p) => `${p}*`) } },
     });
     return objects.combine(list);
   }
@@ -230,4 +233,9 @@ export class GateBucket extends Construct {
     fn.addEnvironment('GATE_STATE_PREFIX', this.prefixes.state);
     fn.addEnvironment('GATE_MARKER', this.marker);
   }
+}
+
+/** A dataset name becomes part of an IAM resource: `*`, `?` or `/` would widen a grant to other datasets. */
+export function requireDatasetName(dataset: string): void {
+  if (!NAME.test(dataset)) throw new Error(`"${dataset}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
 }

@@ -8,7 +8,7 @@ import type { MarkerResult } from '../gate/process-marker.js';
 import { localNotifier } from '../notify/local-notifier.js';
 import { readContractPaths } from '../storage/contract-paths.js';
 import { formatRegistration } from '../registry/format-registration.js';
-import { registerContract } from '../registry/register-contract.js';
+import { registerContracts } from '../registry/register-contract.js';
 import { registryContracts } from '../registry/registry-contracts.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
@@ -130,8 +130,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
  */
 async function publishDirectory(store: ObjectStore, files: Awaited<ReturnType<typeof readContractPaths>>, options: LocalGateOptions) {
   const loadOptions = options.loadOptions ?? {};
-  const outcomes = [];
-  for (const file of files) outcomes.push(await registerContract(store, file, { loadOptions, now: (options.clock ?? Date.now)(), by: 'serve --contracts' }));
+  const outcomes = await registerContracts(store, files, { loadOptions, now: (options.clock ?? Date.now)(), by: 'serve --contracts' });
   const report = formatRegistration(outcomes).trimEnd();
   if (outcomes.some((o) => o.status === 'refused')) {
     throw new GateError('contract_invalid', `the local registry refused contracts in ${options.contractsDir}:\n${report}\n(bump the version, or start with an empty --dir)`, { context: { dir: options.contractsDir } });

@@ -69,6 +69,13 @@ export async function registerContract(store: ObjectStore, file: ContractFileToR
   throw new GateError('storage_failed', `${pointerKey(prefix, contract.name, contract.version.major)} kept changing while ${file.path} was registered; try again`);
 }
 
+/** Registers files one after another, in the order given (a v1 before its v2), each judged on its own. */
+export async function registerContracts(store: ObjectStore, files: readonly ContractFileToRegister[], options: RegisterOptions): Promise<RegisterOutcome[]> {
+  const outcomes: RegisterOutcome[] = [];
+  for (const file of files) outcomes.push(await registerContract(store, file, options));
+  return outcomes;
+}
+
 interface Registration {
   readonly store: ObjectStore;
   readonly prefix: string;

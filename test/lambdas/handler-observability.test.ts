@@ -1,26 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startS3Emulator, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { s3Notification } from '../../lib/local/s3-notification.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { dropExample } from '../fixtures/gate-fixture.js';
-import { startLoopbackSns } from '../fixtures/loopback-sns.js';
+import { startHandlerEnvironment, type HandlerEnvironment } from './handler-environment.js';
 
 // What CloudWatch would get: the JSON lines the functions write to stdout and stderr. Logs and
 // metrics are off for the suite (vitest.config.ts); this file turns them on and reads them.
 type Line = Record<string, unknown> & { _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } };
 
-let emulator: S3Emulator;
-let sns: Awaited<ReturnType<typeof startLoopbackSns>>;
 let store: ObjectStore;
 let validate: typeof import('../../lambdas/validate/handler.js').handler;
 let probe: typeof import('../../lambdas/probe/handler.js').handler;
 let lines: Line[] = [];
-const saved = { ...process.env };
+let environment: HandlerEnvironment;
 const context = (id: string) => ({ awsRequestId: id, functionName: 'gate-validate', functionVersion: '$LATEST', memoryLimitInMB: '1769', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:gate-validate', getRemainingTimeInMillis: () => 600_000 });
 
 function capture(stream: NodeJS.WriteStream): void {
@@ -31,15 +23,7 @@ function capture(stream: NodeJS.WriteStream): void {
 }
 
 beforeAll(async () => {
-  emulator = await startS3Emulator({ dir: mkdtempSync(join(tmpdir(), 'cg-lambda-obs-')), buckets: ['lake'] });
-  sns = await startLoopbackSns();
-  store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
-  Object.assign(process.env, {
-    GATE_BUCKET: 'lake', GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:gate', CONTRACTS_DIR: 'contracts',
-    AWS_ENDPOINT_URL_S3: emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint,
-    AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'eu-west-1',
-    POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contract-gate', POWERTOOLS_METRICS_NAMESPACE: 'ContractGate',
-  });
+  ({ store } = environment = await startHandlerEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contract-gate', POWERTOOLS_METRICS_NAMESPACE: 'ContractGate' }));
   ({ handler: validate } = await import('../../lambdas/validate/handler.js'));
   ({ handler: probe } = await import('../../lambdas/probe/handler.js'));
   (await import('../../lambdas/observability.js')).logger.setLogLevel('INFO');
@@ -53,9 +37,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  process.env = saved;
-  await sns.stop();
-  await emulator.stop();
+  await environment.stop();
 });
 
 const emf = (metric: string) => lines.filter((l) => l._aws?.CloudWatchMetrics.some((m) => m.Metrics.some((x) => x.Name === metric)));

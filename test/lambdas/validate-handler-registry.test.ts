@@ -1,44 +1,28 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startS3Emulator, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { s3Notification } from '../../lib/local/s3-notification.js';
 import { registerContract } from '../../lib/registry/register-contract.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
 import { readWhole, type ObjectStore } from '../../lib/storage/object-store.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { dropExample } from '../fixtures/gate-fixture.js';
-import { startLoopbackSns } from '../fixtures/loopback-sns.js';
+import { startHandlerEnvironment, type HandlerEnvironment } from './handler-environment.js';
 
-let emulator: S3Emulator;
-let sns: Awaited<ReturnType<typeof startLoopbackSns>>;
 let store: ObjectStore;
 let handler: (event: unknown) => Promise<unknown>;
-const saved = { ...process.env };
+let environment: HandlerEnvironment;
 const ORDERS = readFileSync('contracts/orders.v1.yaml', 'utf8');
 
 beforeAll(async () => {
   // The handler logs a JSON line per marker, as in CloudWatch; here the assertions say what happened.
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  emulator = await startS3Emulator({ dir: mkdtempSync(join(tmpdir(), 'cg-lambda-registry-')), buckets: ['lake'] });
-  sns = await startLoopbackSns();
-  store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
-  Object.assign(process.env, {
-    GATE_BUCKET: 'lake', GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:gate', GATE_CONTRACTS_SOURCE: 'registry', GATE_REGISTRY_PREFIX: 'registry/',
-    CONTRACTS_DIR: '/nonexistent', AWS_ENDPOINT_URL_S3: emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint,
-    AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'eu-west-1',
-  });
+  ({ store } = environment = await startHandlerEnvironment({ GATE_CONTRACTS_SOURCE: 'registry', GATE_REGISTRY_PREFIX: 'registry/', CONTRACTS_DIR: '/nonexistent' }));
   await registerContract(store, { path: 'contracts/orders.v1.yaml', text: ORDERS }, { prefix: 'registry/', now: 0 });
   ({ handler } = await import('../../lambdas/validate/handler.js'));
 });
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  process.env = saved;
-  await sns.stop();
-  await emulator.stop();
+  await environment.stop();
 });
 
 async function deliver(prefix: string): Promise<void> {

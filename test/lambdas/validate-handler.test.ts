@@ -1,41 +1,25 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startS3Emulator, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { s3Notification } from '../../lib/local/s3-notification.js';
-import { createS3Client } from '../../lib/storage/s3-client.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
-import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { dropExample } from '../fixtures/gate-fixture.js';
-import { publishAttributes, startLoopbackSns } from '../fixtures/loopback-sns.js';
+import { publishAttributes } from '../fixtures/loopback-sns.js';
+import { startHandlerEnvironment, type HandlerEnvironment } from './handler-environment.js';
 
-let emulator: S3Emulator;
-let sns: Awaited<ReturnType<typeof startLoopbackSns>>;
 let store: ObjectStore;
 let handler: (event: unknown) => Promise<unknown>;
-const saved = { ...process.env };
+let environment: HandlerEnvironment;
 
 beforeAll(async () => {
   // The handler logs a JSON line per marker, as in CloudWatch; here the assertions say what happened.
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  emulator = await startS3Emulator({ dir: mkdtempSync(join(tmpdir(), 'cg-lambda-')), buckets: ['lake'] });
-  sns = await startLoopbackSns();
-  store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: 'lake' });
-  Object.assign(process.env, {
-    GATE_BUCKET: 'lake', GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:gate', CONTRACTS_DIR: 'contracts',
-    AWS_ENDPOINT_URL_S3: emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint,
-    AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'eu-west-1',
-  });
+  ({ store } = environment = await startHandlerEnvironment());
   ({ handler } = await import('../../lambdas/validate/handler.js'));
 });
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  process.env = saved;
-  await sns.stop();
-  await emulator.stop();
+  await environment.stop();
 });
 
 async function markerEvent(prefix: string) {
@@ -56,7 +40,7 @@ describe('the validate Lambda handler', () => {
     const keys: string[] = [];
     for await (const object of store.list('quarantine/orders/v1/dt=2026-11-20/')) keys.push(object.key);
     expect(keys).toHaveLength(4);
-    const publish = sns.published.at(-1)!;
+    const publish = environment.sns.published.at(-1)!;
     expect(publish.get('Action')).toBe('Publish');
     expect(publish.get('TopicArn')).toBe('arn:aws:sns:eu-west-1:123456789012:gate');
     expect(publishAttributes(publish)).toEqual({
@@ -74,7 +58,7 @@ describe('the validate Lambda handler', () => {
     await dropExample(store, 'bad', other);
     const bridge = { 'detail-type': 'Object Created', source: 'aws.s3', detail: { bucket: { name: 'lake' }, object: { key: `${other}_READY` } } };
     expect(await handler(bridge)).toBeUndefined();
-    const partitions = sns.published.map((p) => publishAttributes(p).partition);
+    const partitions = environment.sns.published.map((p) => publishAttributes(p).partition);
     expect(partitions).toContain('dt=2026-11-21');
     expect(partitions).toContain('dt=2026-11-22');
   });
@@ -83,7 +67,7 @@ describe('the validate Lambda handler', () => {
     const body = JSON.stringify({ Records: [{ eventSource: 'aws:s3', eventName: 'ObjectCreated:Put', s3: { bucket: { name: 'lake' }, object: { key: 'staging/orders/v1/dt=2026-11-23/_READY' } } }] });
     const saved = process.env.GATE_TOPIC_ARN;
     await dropExample(store, 'bad', 'staging/orders/v1/dt=2026-11-23/');
-    await sns.stop();
+    await environment.sns.stop();
     const result = await handler({ Records: [{ eventSource: 'aws:sqs', messageId: 'm-9', body }] });
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-9' }] });
     process.env.GATE_TOPIC_ARN = saved;
