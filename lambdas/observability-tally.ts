@@ -31,9 +31,9 @@ export function invocationTally(clock: () => number = () => performance.now()): 
         if (drop !== undefined && attempt !== undefined) told.add(`${drop} ${attempt}`);
       },
     }),
-    checks: (inner) => async (store, contract, now, files) => {
+    checks: (inner) => async (store, contract, now, files, facts) => {
       const started = clock();
-      const run = await (inner ?? checksInThisThread)(store, contract, now, files);
+      const run = await (inner ?? checksInThisThread)(store, contract, now, files, facts);
       seconds.set(filesKey(files), (clock() - started) / 1000);
       return run;
     },

@@ -4,7 +4,7 @@
  */
 const GATE_ERROR_CODES = [
   'contract_invalid', 'bad_arguments', 'path_not_found', 'storage_failed', 'precondition_failed',
-  'not_found', 'notify_failed', 'deadline', 'partition_busy', 'internal',
+  'not_found', 'notify_failed', 'deadline', 'partition_busy', 'unsupported', 'internal',
 ] as const;
 
 export type GateErrorCode = (typeof GATE_ERROR_CODES)[number];

@@ -25,7 +25,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   const skip = unreadable.length > 0 ? new Uint8Array(batch.rowCount) : undefined;
   for (const bad of unreadable) {
     if (skip) skip[bad.row - batch.rowStart] = 1;
-    state.log.add('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
+    state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
   const decoded = columns.filter((c) => !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name)));
@@ -50,7 +50,7 @@ function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<
   for (let i = 0; i < raw.length; i++) {
     if (context.skip?.[i]) continue;
     const value = coerce(raw[i]);
-    if (value === INVALID) context.state.log.add('type', spec.name, detail, sampleAt(context, i, toSampleValue(raw[i])));
+    if (value === INVALID) context.state.rowFailed('type', spec.name, detail, sampleAt(context, i, toSampleValue(raw[i])));
     out[i] = value;
   }
   return out;
@@ -59,7 +59,7 @@ function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<
 /** A column the reader parsed itself (ColumnBatch.parsed): the values are checked already. */
 function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparsed: readonly UnparsedField[], column: string, detail: string): ArrayLike<unknown> {
   for (const { index, raw } of unparsed) {
-    if (!context.skip?.[index]) context.state.log.add('type', column, detail, sampleAt(context, index, toSampleValue(raw)));
+    if (!context.skip?.[index]) context.state.rowFailed('type', column, detail, sampleAt(context, index, toSampleValue(raw)));
   }
   return values;
 }
@@ -82,12 +82,12 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
     const value = values[i];
     if (value === INVALID) continue;
     if (value === null || value === undefined) {
-      if (mustHaveValue) state.log.add('required', spec.name, missing, sampleAt(context, i, null));
-      else if (condition?.(i)) state.log.add('required', spec.name, missingWhen, sampleAt(context, i, null));
+      if (mustHaveValue) state.rowFailed('required', spec.name, missing, sampleAt(context, i, null));
+      else if (condition?.(i)) state.rowFailed('required', spec.name, missingWhen, sampleAt(context, i, null));
       continue;
     }
     for (const rule of rules) {
-      if (rule.fails(value)) state.log.add(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
+      if (rule.fails(value)) state.rowFailed(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
     }
     if (freshness && (newest === undefined || (value as number) > newest)) {
       newest = value as number;
@@ -113,7 +113,7 @@ function checkNumbers(context: BatchContext, column: ReadableColumn, values: Flo
     if (context.skip?.[i]) continue;
     const value = values[i]!;
     for (const rule of rules) {
-      if (rule.fails(value)) state.log.add(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
+      if (rule.fails(value)) state.rowFailed(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
     }
     if (freshness && (!seen || value > newest)) {
       seen = true;
@@ -131,7 +131,7 @@ function checkHashedColumn(context: BatchContext, columns: readonly ReadableColu
   const missing = missingDetail(name);
   for (let i = 0; i < hashes.length; i++) {
     const hash = hashes[i]!;
-    if (hash !== hash && !context.skip?.[i]) context.state.log.add('required', name, missing, sampleAt(context, i, null));
+    if (hash !== hash && !context.skip?.[i]) context.state.rowFailed('required', name, missing, sampleAt(context, i, null));
   }
 }
 

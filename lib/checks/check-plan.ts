@@ -1,19 +1,27 @@
-import type { ColumnSpec, Contract, DataFormat } from '../contract/model.js';
+import type { ColumnReference, ColumnSpec, Contract, DataFormat, RowTolerance, VolumeVsHistory } from '../contract/model.js';
+import type { PlanFacts, ReferenceKeys, VolumeHistory } from './plan-facts.js';
+import { severityOf, type SeverityOf } from './rule-severity.js';
 import { valueRulesFor, type ValueRule } from './value-rules.js';
 
 /**
- * What a run checks, built once from a contract and the check time. Engines execute a plan; they
- * never read the contract's YAML shape, so a contract from any source yields the same checks.
+ * What a run checks, built once from a contract, the check time and what was read from the lake
+ * before (history, referenced keys). Engines execute a plan; they never read the contract's YAML
+ * shape, so a contract from any source yields the same checks.
  */
 export interface CheckPlan {
   readonly contract: { readonly name: string; readonly version: string };
   readonly now: number;
   readonly format: DataFormat;
   readonly columns: readonly ColumnPlan[];
-  readonly extraColumns: 'allow' | 'reject';
+  readonly extraColumns: 'allow' | 'warn' | 'reject';
   readonly grain: readonly string[];
   readonly volume: { readonly minRows?: number; readonly maxRows?: number };
-  readonly freshness?: { readonly column: string; readonly maxLagHours: number };
+  readonly history?: { readonly rule: VolumeVsHistory; readonly facts?: VolumeHistory };
+  readonly freshness?: { readonly column: string; readonly maxLagHours?: number; readonly warnLagHours?: number };
+  readonly references: readonly ReferencePlan[];
+  /** `on_violation`: rows breaking only row-level error rules may be withheld, up to this many. */
+  readonly tolerance?: RowTolerance;
+  readonly severityOf: SeverityOf;
 }
 
 export interface ColumnPlan {
@@ -23,9 +31,18 @@ export interface ColumnPlan {
   readonly rules: readonly ValueRule[];
 }
 
-export function buildCheckPlan(contract: Contract, now: number): CheckPlan {
+export interface ReferencePlan {
+  readonly column: string;
+  readonly target: ColumnReference;
+  /** Absent when nobody read them (a run without a lake): the rule then fails, saying so. */
+  readonly keys?: ReferenceKeys;
+}
+
+export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts = {}): CheckPlan {
   const grain = contract.schema.grain;
   const sla = contract.sla;
+  const column = sla?.freshnessColumn;
+  const lags = sla?.maxLagHours !== undefined || sla?.warnLagHours !== undefined;
   return {
     contract: { name: contract.name, version: contract.version.text },
     now,
@@ -38,8 +55,14 @@ export function buildCheckPlan(contract: Contract, now: number): CheckPlan {
     extraColumns: contract.schema.extraColumns,
     grain,
     volume: { minRows: sla?.minRows, maxRows: sla?.maxRows },
-    freshness: sla?.freshnessColumn !== undefined && sla.maxLagHours !== undefined
-      ? { column: sla.freshnessColumn, maxLagHours: sla.maxLagHours }
-      : undefined,
+    ...(sla?.volumeVsHistory ? { history: { rule: sla.volumeVsHistory, ...(facts.history ? { facts: facts.history } : {}) } } : {}),
+    freshness: column !== undefined && lags ? { column, maxLagHours: sla?.maxLagHours, warnLagHours: sla?.warnLagHours } : undefined,
+    references: contract.schema.columns.flatMap((spec) => {
+      if (!spec.references) return [];
+      const keys = facts.references?.get(spec.name);
+      return [{ column: spec.name, target: spec.references, ...(keys ? { keys } : {}) }];
+    }),
+    ...(contract.onViolation ? { tolerance: contract.onViolation } : {}),
+    severityOf: severityOf(contract),
   };
 }

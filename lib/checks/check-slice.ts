@@ -10,6 +10,7 @@ import { checkFileSchema, logExtraColumns } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
 import { hashOnlyColumns, presenceOnlyColumns } from './hash-only-columns.js';
 import type { PartitionFile } from './partition-file.js';
+import type { InvalidRowList } from './invalid-rows.js';
 import { ViolationLog, type LogEntry } from './violation-log.js';
 
 /**
@@ -38,11 +39,13 @@ export interface SliceResult {
   readonly unreadable?: string;
   /** A JSON Lines range's keys, for its whole file's extra-column check (see mergeSlices). */
   readonly keys?: readonly string[];
+  /** With a row tolerance: this slice's rows that broke a row-level error rule. */
+  readonly invalid?: InvalidRowList;
 }
 
 export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
   const state = new PartitionState(plan);
-  const log = slice.first ? state.log : new ViolationLog([]);
+  const log = slice.first ? state.log : new ViolationLog([], plan.severityOf);
   let unreadable: string | undefined;
   let rangeKeys: string[] | undefined;
   const opened = await file.open();
@@ -81,6 +84,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     reads: state.reads,
     ...(unreadable === undefined ? {} : { unreadable }),
     ...(rangeKeys === undefined ? {} : { keys: rangeKeys }),
+    ...(state.invalid ? { invalid: state.invalid.list() } : {}),
   };
 }
 

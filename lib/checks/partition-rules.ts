@@ -1,10 +1,11 @@
 import { formatTimestamp } from '../contract/temporal.js';
 import type { PartitionState } from './partition-state.js';
+import { checkVolumeHistory } from './volume-history.js';
 
 const MILLIS_PER_HOUR = 3_600_000;
 
-/** The rules that look at the partition as a whole, run once every file has been read. */
-export function checkPartitionRules(state: PartitionState): void {
+/** The rules that look at the partition as a whole, run once every file has been read. Returns notes for the report. */
+export function checkPartitionRules(state: PartitionState): string[] {
   const { plan, log } = state;
   const { minRows, maxRows } = plan.volume;
   if (minRows !== undefined && state.rows < minRows) {
@@ -14,13 +15,18 @@ export function checkPartitionRules(state: PartitionState): void {
     log.addTotal('max_rows', undefined, `the partition has ${state.rows} rows; the contract allows at most ${maxRows}`, 1, []);
   }
   checkFreshness(state);
+  return checkVolumeHistory(state);
 }
 
+/** Past max_lag_hours the contract's severity for freshness; past only warn_lag_hours, a warning. */
 function checkFreshness(state: PartitionState): void {
   const { freshness, now } = state.plan;
   if (!freshness || !state.newest) return;
   const lagHours = (now - state.newest.value) / MILLIS_PER_HOUR;
-  if (lagHours <= freshness.maxLagHours) return;
-  const detail = `the newest ${freshness.column} is ${formatTimestamp(state.newest.value)}, ${lagHours.toFixed(1)} hours before ${formatTimestamp(now)}; the contract allows ${freshness.maxLagHours}`;
-  state.log.addTotal('freshness', freshness.column, detail, 1, [state.newest.sample]);
+  const { maxLagHours, warnLagHours } = freshness;
+  const late = maxLagHours !== undefined && lagHours > maxLagHours;
+  if (!late && !(warnLagHours !== undefined && lagHours > warnLagHours)) return;
+  const limit = late ? `the contract allows ${maxLagHours}` : `the contract warns past ${warnLagHours}`;
+  const detail = `the newest ${freshness.column} is ${formatTimestamp(state.newest.value)}, ${lagHours.toFixed(1)} hours before ${formatTimestamp(now)}; ${limit}`;
+  state.log.addTotal('freshness', freshness.column, detail, 1, [state.newest.sample], late ? undefined : 'warn');
 }

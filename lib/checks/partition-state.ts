@@ -1,6 +1,7 @@
 import type { CheckPlan } from './check-plan.js';
 import { KeyHashes } from './key-hashes.js';
-import type { Sample } from '../report/report.js';
+import type { RuleId, Sample } from '../report/report.js';
+import { InvalidRows, rowMessage } from './invalid-rows.js';
 import { ViolationLog } from './violation-log.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
 
@@ -40,10 +41,21 @@ export class PartitionState {
   newest: { value: number; sample: Sample } | undefined;
   /** Bytes and requests fetched from storage, across every file and pass. */
   readonly reads: ReadStats = { bytes: 0, requests: 0 };
+  /** With a row tolerance: the rows of this file that broke a row-level error rule. */
+  readonly invalid: InvalidRows | undefined;
 
   constructor(readonly plan: CheckPlan) {
-    this.log = new ViolationLog(plan.columns.map((c) => c.spec.name));
+    this.log = new ViolationLog(plan.columns.map((c) => c.spec.name), plan.severityOf);
     this.keySets = keySetsFor(plan).map((keySet) => ({ ...keySet, hashes: new KeyHashes() }));
+    this.invalid = plan.tolerance ? new InvalidRows() : undefined;
+  }
+
+  /** A row-level finding: logged, and with a row tolerance, its row remembered for withholding (warnings are not withheld). */
+  rowFailed(rule: RuleId, column: string | undefined, detail: string, sample: Sample): void {
+    this.log.add(rule, column, detail, sample);
+    if (this.invalid && sample.row !== null && this.plan.severityOf(rule, column) === 'error') {
+      this.invalid.record(sample.row, { rule, ...(column === undefined ? {} : { column }), message: rowMessage(detail) });
+    }
   }
 
   observeNewest(value: number, sample: Sample): void {

@@ -45,11 +45,11 @@ function typeMatches(column: ColumnPlan, stored: Extract<FileSchema, { kind: 'ty
   return false;
 }
 
-/** Columns the contract does not name; only a violation when the contract rejects extras. */
+/** Columns the contract does not name: a finding when the contract rejects extras or warns of them. */
 export function logExtraColumns(plan: CheckPlan, names: Iterable<string>, file: string, log: ViolationLog): void {
-  if (plan.extraColumns !== 'reject') return;
+  if (plan.extraColumns === 'allow') return;
   const known = new Set(plan.columns.map((c) => c.spec.name));
   for (const name of names) {
-    if (!known.has(name)) log.add('unexpected_column', name, `column ${name} is not in the contract (extra_columns: reject) but is in {count} {file|files}`, { file, row: null, value: null });
+    if (!known.has(name)) log.add('unexpected_column', name, `column ${name} is not in the contract (extra_columns: ${plan.extraColumns}) but is in {count} {file|files}`, { file, row: null, value: null });
   }
 }

@@ -3,8 +3,11 @@ import type { Report } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkSlice, mergeSlices, type SliceResult } from './check-slice.js';
 import { confirmDuplicates } from './confirm-duplicates.js';
+import type { InvalidRowList } from './invalid-rows.js';
 import type { PartitionFile } from './partition-file.js';
 import { checkPartitionRules } from './partition-rules.js';
+import { checkReferences } from './reference-check.js';
+import { verdictOf, type WithheldRows } from './verdict.js';
 
 export type { OpenedFile, PartitionFile } from './partition-file.js';
 
@@ -25,6 +28,8 @@ export interface CheckRun {
   readonly newest?: number;
   /** What was fetched from storage: a fraction of the partition when footers prove the checks. */
   readonly stats: RunStats;
+  /** Rows to withhold from their files when the batch is published under a row tolerance. */
+  readonly withheld?: readonly WithheldRows[];
 }
 
 export interface RunStats {
@@ -58,17 +63,43 @@ export async function runChecks(plan: CheckPlan, files: readonly PartitionFile[]
 export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[], results: readonly SliceResult[]): Promise<CheckRun> {
   const state = mergeSlices(plan, files, results);
   await confirmDuplicates(state, files);
-  checkPartitionRules(state);
+  await checkReferences(state, files);
+  const notes = checkPartitionRules(state);
   const violations = state.log.violations();
+  const verdict = verdictOf(violations, plan.tolerance, state.scanned, invalidByFile(results));
   const rowsOf = (index: number) => results.filter((r) => r.fileIndex === index).reduce((sum, r) => sum + r.rows, 0);
+  const allNotes = [...notes, ...verdict.notes];
   const report: Report = {
-    status: violations.length === 0 ? 'pass' : 'fail',
+    status: verdict.status,
     contract: plan.contract,
     rows: state.rows,
     files: files.map((file, index) => ({ path: file.path, rows: rowsOf(index), bytes: file.byteLength })),
     violations,
     checked_at: isoSeconds(plan.now),
+    ...(verdict.tolerance ? { tolerance: verdict.tolerance } : {}),
+    ...(allNotes.length > 0 ? { notes: allNotes } : {}),
   };
   const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
-  return state.newest ? { report, newest: state.newest.value, stats } : { report, stats };
+  return { report, stats, ...(state.newest ? { newest: state.newest.value } : {}), ...(verdict.withheld ? { withheld: verdict.withheld } : {}) };
+}
+
+/** The slices' invalid rows joined per file: slices of one file hold disjoint rows, in order. */
+function invalidByFile(results: readonly SliceResult[]): WithheldRows[] {
+  const byFile = new Map<number, { rows: number[]; reasons: InvalidRowList['reasons']; overflow: boolean }>();
+  for (const result of results) {
+    if (!result.invalid) continue;
+    const file = byFile.get(result.fileIndex) ?? { rows: [], reasons: [], overflow: false };
+    for (const [i, row] of result.invalid.rows.entries()) {
+      file.rows.push(row);
+      file.reasons.push(result.invalid.reasons[i]!);
+    }
+    file.overflow ||= result.invalid.overflow;
+    byFile.set(result.fileIndex, file);
+  }
+  return [...byFile].sort(([a], [b]) => a - b).map(([fileIndex, list]) => ({ fileIndex, list: sorted(list) }));
+}
+
+function sorted(list: InvalidRowList): InvalidRowList {
+  const order = list.rows.map((_, i) => i).sort((a, b) => list.rows[a]! - list.rows[b]!);
+  return { rows: order.map((i) => list.rows[i]!), reasons: order.map((i) => list.reasons[i]!), overflow: list.overflow };
 }

@@ -1,4 +1,6 @@
+import type { Severity } from '../contract/model.js';
 import { MAX_SAMPLES, RULE_ORDER, type RuleId, type Sample, type Violation } from '../report/report.js';
+import type { SeverityOf } from './rule-severity.js';
 
 /** One rule's findings so far; plain data, so slices checked elsewhere can send theirs back. */
 export interface LogEntry {
@@ -7,6 +9,8 @@ export interface LogEntry {
   count: number;
   readonly samples: Sample[];
   detail: string;
+  /** Set when the finding itself says (a lag past warn_lag_hours); else the contract's severity for the rule. */
+  readonly severity?: Severity;
 }
 
 /**
@@ -16,7 +20,10 @@ export interface LogEntry {
 export class ViolationLog {
   private readonly entriesByKey = new Map<string, LogEntry>();
 
-  constructor(private readonly columnOrder: readonly string[]) {}
+  constructor(
+    private readonly columnOrder: readonly string[],
+    private readonly severityOf: SeverityOf = () => 'error',
+  ) {}
 
   /**
    * Adds one occurrence. `detail` is the message template; occurrences with the same rule and
@@ -33,14 +40,14 @@ export class ViolationLog {
 
   /** Adds another log's findings after this one's: counts add up, samples keep their order. */
   absorb(entries: readonly LogEntry[]): void {
-    for (const entry of entries) this.addTotal(entry.rule, entry.column, entry.detail, entry.count, entry.samples);
+    for (const entry of entries) this.addTotal(entry.rule, entry.column, entry.detail, entry.count, entry.samples, entry.severity);
   }
 
-  addTotal(rule: RuleId, column: string | undefined, detail: string, count: number, samples: readonly Sample[]): void {
-    const key = `${rule}\u0000${column ?? ''}\u0000${detail}`;
+  addTotal(rule: RuleId, column: string | undefined, detail: string, count: number, samples: readonly Sample[], severity?: Severity): void {
+    const key = `${rule}\u0000${column ?? ''}\u0000${detail}\u0000${severity ?? ''}`;
     let entry = this.entriesByKey.get(key);
     if (!entry) {
-      entry = { rule, column, count: 0, samples: [], detail };
+      entry = { rule, column, count: 0, samples: [], detail, ...(severity ? { severity } : {}) };
       this.entriesByKey.set(key, entry);
     }
     entry.count += count;
@@ -56,6 +63,7 @@ export class ViolationLog {
       .sort((a, b) => RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule) || rank(a) - rank(b) || (a.column ?? '').localeCompare(b.column ?? ''))
       .map((entry) => ({
         rule: entry.rule,
+        severity: (entry.severity ?? this.severityOf(entry.rule, entry.column)) === 'warn' ? ('warning' as const) : ('error' as const),
         ...(entry.column === undefined ? {} : { column: entry.column }),
         count: entry.count,
         message: entry.detail.replaceAll('{count}', String(entry.count)).replace(/\{(\w+)\|(\w+)\}/g, (_, one, many) => (entry.count === 1 ? one : many)),

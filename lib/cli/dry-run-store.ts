@@ -11,7 +11,8 @@ interface Written {
  * A store that reads the real one and keeps its own writes in memory: a `--dry-run` runs the very
  * code a real run does (claims are conditional creates, read back and replaced) and the bucket
  * never changes. Conditions are checked against what this run sees, the real objects under its
- * own writes, so the run takes the same branches a real one would.
+ * own writes, so the run takes the same branches a real one would. It has no `upload`, on purpose:
+ * the real store's would write the bucket, and uploadChunks falls back to this put, in memory.
  */
 export function dryRunStore(real: ObjectStore): ObjectStore {
   const written = new Map<string, Written | null>(); // null: deleted by this run

@@ -39,7 +39,7 @@ const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or inva
 
 export const COMMAND_HELP = {
   validate: {
-    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit] [--now <ISO-8601>] [--workers N]',
+    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit] [--now <ISO-8601>] [--workers N] [--strict] [--history <lake> [--partition <path>]]',
     summary: 'check a partition (files or directories) against a contract',
     operands: [['<path>...', 'data files, or directories whose files (not _* or .*) make up the partition']],
     options: {
@@ -47,6 +47,9 @@ export const COMMAND_HELP = {
       format: { type: 'string', default: 'text', value: 'text|json|junit', help: 'the report: for a log, the JSON report, or JUnit XML for a CI test view' },
       now: NOW,
       workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 50M values or more to decode, else one' },
+      history: { type: 'string', value: '<lake>', help: 'read published data for volume_vs_history and references from a lake: the directory `serve --dir` keeps, a directory laid out like the bucket, or s3://<bucket>[/<prefix>]', defaultText: 'none: those rules are not checked' },
+      strict: { type: 'boolean', help: 'treat every warning as an error: a warn rule that fails makes the exit code 1' },
+      partition: { type: 'string', value: '<path>', help: 'the partition being checked, e.g. dt=2026-11-30, for its volume history', defaultText: 'the trailing segments of the validated path that fit the partition template' },
       ...ODCS_DEFAULTS,
     },
     exits: [[0, 'the contract holds'], [1, 'the contract is violated'], [2, CANNOT_RUN]],

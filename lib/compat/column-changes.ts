@@ -3,6 +3,8 @@ import type { ColumnSpec, Contract } from '../contract/model.js';
 import { change, type CompatMode, type RawChange } from './contract-diff.js';
 import { requirednessChange } from './requiredness-change.js';
 import { ruleChanges } from './rule-changes.js';
+import { columnSeverity } from './rule-weight.js';
+import { columnSeverityChanges } from './severity-changes.js';
 import { isWidening, sameType, typeChange } from './type-change.js';
 
 /** Every change of `schema.columns`: removed columns in old order, then changed, then added. */
@@ -14,7 +16,7 @@ export function columnChanges(old: Contract, next: Contract, mode: CompatMode): 
   const renames = likelyRenames(removed, added);
   const kept = old.schema.columns.flatMap((c) => {
     const now = nextByName.get(c.name);
-    return now ? [changesOfColumn(c, now, mode)] : [];
+    return now ? [changesOfColumn(c, now, { old, next }, mode)] : [];
   });
   return [
     ...removed.map((c) => removedChange(c, renames.get(c.name))),
@@ -23,13 +25,14 @@ export function columnChanges(old: Contract, next: Contract, mode: CompatMode): 
   ];
 }
 
-function changesOfColumn(old: ColumnSpec, next: ColumnSpec, mode: CompatMode): RawChange[] {
+function changesOfColumn(old: ColumnSpec, next: ColumnSpec, contracts: { old: Contract; next: Contract }, mode: CompatMode): RawChange[] {
   const type = typeChange(next.name, old.type, next.type, mode);
   // Rules of an unrelated new type (an enum on what is now a number) would only repeat the type change.
   const comparable = sameType(old.type, next.type) || isWidening(old.type, next.type);
   const required = requirednessChange(old, next);
+  const severities = columnSeverityChanges(old, next, contracts, mode);
   const described = old.description === next.description ? [] : [change('description_changed', next.name, 'cosmetic', `"${next.name}" has a new description`)];
-  return [...(type ? [type] : []), ...(required ? [required] : []), ...(comparable ? ruleChanges(old, next, mode) : []), ...described];
+  return [...(type ? [type] : []), ...(required ? [required] : []), ...(comparable ? ruleChanges(old, next, mode) : []), ...severities, ...described];
 }
 
 /**
@@ -56,12 +59,19 @@ function addedChange(column: ColumnSpec, old: Contract, mode: CompatMode, rename
   const rename = renamedFrom === undefined ? '' : ` (likely a rename of "${renamedFrom}": one ${formatColumnType(column.type)} column removed and one added)`;
   const text = `column "${column.name}" was added${rename}`;
   const needed = column.required || column.requiredWhen !== undefined;
-  if (needed && column.default === undefined) {
+  // A warn requirement reports the rows written before the column existed and publishes them.
+  const warned = columnSeverity(column, column.required ? 'required' : 'required_when') === 'warn';
+  if (needed && column.default === undefined && !warned) {
     return change('column_added', column.name, 'breaking', `${text}: it is required with no default, so data written before it is now invalid`);
   }
-  if ((mode === 'forward' || mode === 'full') && old.schema.extraColumns === 'reject') {
+  if ((mode === 'forward' || mode === 'full') && rejectsUndeclared(old)) {
     return change('column_added', column.name, 'breaking', `${text}: the old version rejects columns it does not declare (compat.mode ${mode})`);
   }
-  const why = needed ? `old rows read as its default ${JSON.stringify(column.default)}` : 'it is optional';
+  const why = !needed ? 'it is optional' : column.default !== undefined ? `old rows read as its default ${JSON.stringify(column.default)}` : 'it is required at severity warn, so data written before it is published with a warning';
   return change('column_added', column.name, 'non-breaking', `${text}: ${why}`);
+}
+
+/** `reject` at severity warn only reports an undeclared column, as `warn` does. */
+function rejectsUndeclared(contract: Contract): boolean {
+  return contract.schema.extraColumns === 'reject' && contract.schema.severity?.extra_columns !== 'warn';
 }

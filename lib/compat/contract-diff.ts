@@ -20,6 +20,13 @@ export const CHANGE_IDS = [
   'length_loosened',
   'unique_added',
   'unique_removed',
+  'reference_added',
+  'reference_removed',
+  'reference_changed',
+  'severity_tightened',
+  'severity_loosened',
+  'tolerance_tightened',
+  'tolerance_loosened',
   'grain_changed',
   'partition_changed',
   'sla_changed',
@@ -73,4 +80,11 @@ export function change(id: ChangeId, column: string | null, cls: ChangeClass, me
  */
 export function loosenedClass(mode: CompatMode): ChangeClass {
   return mode === 'forward' || mode === 'full' ? 'breaking' : 'non-breaking';
+}
+
+/** Why a loosening is or is not breaking, so the reader of a CI log need not know the modes. */
+export function loosenedWhy(mode: CompatMode): string {
+  return loosenedClass(mode) === 'breaking'
+    ? `readers of the old version may now get values they reject (compat.mode ${mode})`
+    : 'old data stays valid';
 }

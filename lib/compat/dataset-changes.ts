@@ -1,10 +1,18 @@
 import type { Contract, Sla } from '../contract/model.js';
-import { change, loosenedClass, type CompatMode, type RawChange } from './contract-diff.js';
-import { list, loosenedWhy } from './rule-changes.js';
+import { change, loosenedClass, loosenedWhy, type CompatMode, type RawChange } from './contract-diff.js';
+import { list } from './rule-changes.js';
+import { grainSeverityChange, slaSeverityChanges } from './severity-changes.js';
+import { toleranceChange } from './tolerance-change.js';
+import { volumeChange } from './volume-change.js';
 
 /** Changes of the dataset as a whole, outside the columns. */
 export function datasetChanges(old: Contract, next: Contract, mode: CompatMode): RawChange[] {
-  return [...grainChange(old, next), ...partitionChange(old, next), ...extraColumnsChange(old, next, mode), ...slaChange(old.sla, next.sla), ...statusChange(old, next), ...descriptionChange(old, next)];
+  return [
+    ...grainChange(old, next), ...grainSeverityChange(old, next, mode), ...partitionChange(old, next), ...extraColumnsChange(old, next, mode),
+    ...toleranceChange(old.onViolation, next.onViolation, mode),
+    ...slaChange(old.sla, next.sla), ...volumeChange(old.sla, next.sla, mode), ...slaSeverityChanges(old.sla, next.sla, mode),
+    ...statusChange(old, next), ...descriptionChange(old, next),
+  ];
 }
 
 /** The grain is a set: listing the same key columns in another order names the same key. */
@@ -26,18 +34,42 @@ function partitionChange(old: Contract, next: Contract): RawChange[] {
   return out;
 }
 
-/** extra_columns bounds which columns are valid, so it tightens and loosens like a range. */
+/**
+ * extra_columns bounds which columns are valid, so it tightens and loosens like a range, on the
+ * ladder allow → warn → reject. `reject` with `schema.severity.extra_columns: warn` is `warn`, as
+ * the gate weighs it; only a step to or from rejecting stops or lets through data.
+ */
 function extraColumnsChange(old: Contract, next: Contract, mode: CompatMode): RawChange[] {
-  const [from, to] = [old.schema.extraColumns, next.schema.extraColumns];
-  if (from === to) return [];
-  const text = `schema.extra_columns ${from} → ${to}`;
-  if (to === 'reject') return [change('range_tightened', null, 'breaking', `${text}: a partition with an undeclared column, once valid, is now rejected`)];
-  return [change('range_loosened', null, loosenedClass(mode), `${text}: ${loosenedWhy(mode)}`)];
+  const [from, to] = [extraColumnsLevel(old), extraColumnsLevel(next)];
+  const [said, saying] = [describeExtraColumns(old), describeExtraColumns(next)];
+  if (said === saying) return [];
+  // The same rule in other words (warn, or reject at severity warn) needs only a patch.
+  if (from === to) return [change('description_changed', null, 'cosmetic', `schema.extra_columns ${said} → ${saying}: the same rule`)];
+  const id = old.schema.extraColumns === next.schema.extraColumns ? (to > from ? 'severity_tightened' : 'severity_loosened') : to > from ? 'range_tightened' : 'range_loosened';
+  const text = `schema.extra_columns ${said} → ${saying}`;
+  if (to === 2) return [change(id, null, 'breaking', `${text}: a partition with an undeclared column, once ${from === 1 ? 'published with a warning' : 'valid'}, is now rejected`)];
+  if (from === 2) return [change(id, null, loosenedClass(mode), `${text}: a partition with an undeclared column, once rejected, is now published${to === 1 ? ' with a warning' : ''}; ${loosenedWhy(mode)}`)];
+  return [change(id, null, 'flagged', `${text}: undeclared columns are published either way; only the warning ${to > from ? 'is new' : 'is gone'}`)];
 }
+
+/** 0 allow, 1 warn, 2 reject. */
+function extraColumnsLevel(contract: Contract): 0 | 1 | 2 {
+  const { extraColumns, severity } = contract.schema;
+  if (extraColumns === 'allow') return 0;
+  return extraColumns === 'warn' || severity?.extra_columns === 'warn' ? 1 : 2;
+}
+
+function describeExtraColumns(contract: Contract): string {
+  const { extraColumns, severity } = contract.schema;
+  return extraColumns === 'reject' && severity?.extra_columns === 'warn' ? 'reject (severity warn)' : extraColumns;
+}
+
+/** Keys of the SLA that have a change of their own: volume-change.ts and severity-changes.ts. */
+const OWN_CHANGES: ReadonlySet<string> = new Set(['volumeVsHistory', 'severity']);
 
 function slaChange(old: Sla | undefined, next: Sla | undefined): RawChange[] {
   if (!old && !next) return [];
-  const keys = [...new Set([...Object.keys(old ?? {}), ...Object.keys(next ?? {})])] as (keyof Sla)[];
+  const keys = [...new Set([...Object.keys(old ?? {}), ...Object.keys(next ?? {})])].filter((k) => !OWN_CHANGES.has(k)) as (keyof Sla)[];
   const changed = keys.filter((k) => JSON.stringify(old?.[k]) !== JSON.stringify(next?.[k]));
   if (changed.length === 0) return [];
   const what = !old ? 'an sla was added' : !next ? 'the sla was removed' : changed.map((k) => `sla ${snakeCase(k)} ${show(old[k])} → ${show(next[k])}`).join(', ');

@@ -1,6 +1,7 @@
-import type { ColumnSpec } from '../contract/model.js';
-import { change, type RawChange } from './contract-diff.js';
+import type { ColumnSpec, Severity } from '../contract/model.js';
+import type { RawChange } from './contract-diff.js';
 import { list } from './rule-changes.js';
+import { columnSeverity, warnNote, weighed } from './rule-weight.js';
 
 /** How often a column must hold a value: a ladder, so a move up is stricter and a move down looser. */
 type Need = { readonly level: 0 } | { readonly level: 1; readonly column: string; readonly values: ReadonlySet<string> } | { readonly level: 2 };
@@ -17,13 +18,20 @@ function describe(column: ColumnSpec): string {
   return 'optional';
 }
 
-/** `required` and `required_when` together: one change, stricter or looser. */
+/** `required` and `required_when` together: one change, stricter or looser, weighed by the severity of each. */
 export function requirednessChange(old: ColumnSpec, next: ColumnSpec): RawChange | undefined {
   const stricter = compare(need(old), need(next));
   if (stricter === undefined) return undefined;
   const text = `"${next.name}" went from ${describe(old)} to ${describe(next)}`;
-  if (stricter) return change('became_required', next.name, 'breaking', `${text}: rows without a value, once valid, are now rejected`);
-  return change('became_optional', next.name, 'flagged', `${text}: readers that assumed a value may now get nulls`);
+  const note = warnNote('required', needSeverity(old), needSeverity(next));
+  if (stricter) return weighed('became_required', next.name, 'breaking', text, 'rows without a value, once valid, are now rejected', note);
+  return weighed('became_optional', next.name, 'flagged', text, 'readers that assumed a value may now get nulls', note);
+}
+
+/** The severity of whichever of `required` and `required_when` the column declares. */
+function needSeverity(column: ColumnSpec): Severity | undefined {
+  if (column.required) return columnSeverity(column, 'required');
+  return column.requiredWhen ? columnSeverity(column, 'required_when') : undefined;
 }
 
 /** true: stricter, false: looser, undefined: the same. A condition on another column counts as stricter, as its rows are not comparable. */

@@ -20,7 +20,31 @@ export interface Contract {
   readonly compat: { readonly mode: 'backward' | 'forward' | 'full' | 'none' };
   /** Where the gate loaded it from and the SHA-256 of those bytes: recorded with every decision. */
   readonly origin?: ContractOrigin;
+  /** How many rows may break row-level rules before the whole batch is quarantined (`on_violation`). */
+  readonly onViolation?: RowTolerance;
 }
+
+/** A rule's weight: a failing `warn` rule is reported but does not block the publish. */
+export type Severity = 'error' | 'warn';
+
+/**
+ * `on_violation`: invalid rows within the tolerance are withheld (dead-lettered) and the valid
+ * rows published. Exactly one of the two is set.
+ */
+export type RowTolerance = { readonly rowTolerance: number } | { readonly maxInvalidRows: number };
+
+/** The rules of a column a `severity` map may name; `severity: warn` on a column means all of them. */
+export const COLUMN_SEVERITY_RULES = ['required', 'required_when', 'type', 'enum', 'min', 'max', 'pattern', 'length', 'not_in_future', 'unique', 'references'] as const;
+export type ColumnSeverityRule = (typeof COLUMN_SEVERITY_RULES)[number];
+/** `schema.severity`: the grain, and columns the contract does not list. */
+export const SCHEMA_SEVERITY_RULES = ['grain', 'extra_columns'] as const;
+export type SchemaSeverityRule = (typeof SCHEMA_SEVERITY_RULES)[number];
+/** `sla.severity`: the batch-level rules of the SLA. */
+export const SLA_SEVERITY_RULES = ['min_rows', 'max_rows', 'volume_vs_history', 'freshness'] as const;
+export type SlaSeverityRule = (typeof SLA_SEVERITY_RULES)[number];
+
+/** Only rules set to `warn` are listed; an absent rule is an error. */
+export type SeverityMap<Rule extends string> = { readonly [K in Rule]?: Severity };
 
 export interface ContractOrigin {
   /** e.g. `s3://lake/_contracts/orders/v1/1.2.0.yaml`, or the bundled file's path. */
@@ -46,8 +70,10 @@ export interface SemVer {
 
 export interface ContractSchema {
   readonly grain: readonly string[];
-  readonly extraColumns: 'allow' | 'reject';
+  /** `warn` reports columns the contract does not list without blocking; `reject` fails the batch. */
+  readonly extraColumns: 'allow' | 'warn' | 'reject';
   readonly columns: readonly ColumnSpec[];
+  readonly severity?: SeverityMap<SchemaSeverityRule>;
 }
 
 export interface ColumnSpec {
@@ -69,6 +95,19 @@ export interface ColumnSpec {
   /** What readers should assume for rows written before the column existed. */
   readonly default?: string | number | boolean;
   readonly description?: string;
+  /** Per rule; `severity: warn` on the column is loaded as every rule of COLUMN_SEVERITY_RULES set to warn. */
+  readonly severity?: SeverityMap<ColumnSeverityRule>;
+  /** Every non-null value must exist in another dataset's column (its latest published partition, or `partition`). */
+  readonly references?: ColumnReference;
+}
+
+export interface ColumnReference {
+  readonly contract: string;
+  readonly column: string;
+  /** The referenced contract's major version. @default the highest active major the registry holds */
+  readonly major?: number;
+  /** A partition path such as `dt=2026-11-30`. @default the latest published partition */
+  readonly partition?: string;
 }
 
 export interface Sla {
@@ -86,6 +125,20 @@ export interface Sla {
   readonly freshnessColumn?: string;
   readonly minRows?: number;
   readonly maxRows?: number;
+  /** A lag beyond this many hours (and within max_lag_hours) is a warning. */
+  readonly warnLagHours?: number;
+  readonly volumeVsHistory?: VolumeVsHistory;
+  readonly severity?: SeverityMap<SlaSeverityRule>;
+}
+
+/**
+ * The partition's row count against the median of the last `lookback` published partitions of the
+ * same major (skip dates left out); skipped, with a note, with fewer than 3 of them.
+ */
+export interface VolumeVsHistory {
+  readonly lookback: number;
+  readonly minRatio?: number;
+  readonly maxRatio?: number;
 }
 
 export type SlaSchedule = { readonly kind: 'daily' | 'weekdays' | 'hourly' } | { readonly kind: 'cron'; readonly expression: string };

@@ -1,19 +1,23 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { datasetNameProblem } from './dataset-name.js';
 import { reportDefaultUsed, type ContractDefaults, type LoadOptions } from './contract-defaults.js';
 import { foreignKeyHint, foreignKeyHints } from './foreign-keys.js';
-import type { ColumnSpec, Contract, ContractSchema, SemVer } from './model.js';
+import { SCHEMA_SEVERITY_RULES, type ColumnSpec, type Contract, type ContractSchema, type SemVer } from './model.js';
 import type { ContractProblem } from './problems.js';
 import { readColumn } from './read-column.js';
 import { readConsumers } from './read-consumers.js';
+import { readOnViolation } from './read-on-violation.js';
+import { readSeverity, undeclaredSchemaRules, withoutUndeclared } from './read-severity.js';
 import { readSla } from './read-sla.js';
 import { parseTemporal } from './temporal.js';
 import { checkPartitionTemplate } from './partition-template.js';
 import { YamlReader, type Entries } from './yaml-reader.js';
 
-export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
+export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat', 'on_violation'] as const;
 
-/** A dataset name: it names S3 prefixes. */
-export const NAME = /^[a-z][a-z0-9_-]*$/;
+export const SCHEMA_KEYS = ['grain', 'extra_columns', 'columns', 'severity'] as const;
+
+export { NAME } from './dataset-name.js';
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 export interface LoadResult {
@@ -45,15 +49,16 @@ function readContract(reader: YamlReader, root: Node | null, defaults: ContractD
   const owner = opt(get('owner', true), (n) => readOwner(reader, n, defaults));
   const description = opt(get('description'), (n) => reader.string(n, 'description'));
   const produces = opt(get('produces', true), (n) => readProduces(reader, n, defaults));
-  const schemaRead = opt(get('schema', true), (n) => readSchema(reader, n));
+  const schemaRead = opt(get('schema', true), (n) => readSchema(reader, n, name));
   const schema = schemaRead?.schema;
   const sla = opt(get('sla'), (n) => readSla(reader, n));
   const compat = opt(get('compat'), (n) => readCompat(reader, n)) ?? { mode: 'backward' as const };
   const consumers = opt(get('consumers'), (n) => readConsumers(reader, n, schemaRead?.declared ?? new Set())) ?? [];
+  const onViolation = opt(get('on_violation'), (n) => readOnViolation(reader, n));
   if (name) checkFileName(reader, entries, name, version);
   if (schemaRead?.schema && sla) checkFreshnessColumn(reader, entries, schemaRead.schema, schemaRead.declared, sla.freshnessColumn);
   if (!name || !version || !owner || !produces || !schema || reader.hasErrors) return undefined;
-  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat };
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat, ...(onViolation ? { onViolation } : {}) };
 }
 
 function opt<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {
@@ -62,8 +67,9 @@ function opt<T>(node: Node | null | undefined, read: (node: Node | null) => T | 
 
 function readName(reader: YamlReader, node: Node | null): string | undefined {
   const name = reader.string(node, 'name');
-  if (name === undefined || NAME.test(name)) return name;
-  reader.report('invalid_value', 'name', node, `"${name}" is not a dataset name; expected lower case letters, digits, "_" or "-", starting with a letter`);
+  const problem = name === undefined ? undefined : datasetNameProblem(name);
+  if (problem === undefined) return name;
+  reader.report('invalid_value', 'name', node, problem);
   return undefined;
 }
 
@@ -114,24 +120,29 @@ function readProduces(reader: YamlReader, node: Node | null, defaults: ContractD
 }
 
 /** `declared` holds every column name written down, also of columns with other mistakes. */
-function readSchema(reader: YamlReader, node: Node | null): { schema: ContractSchema | undefined; declared: Set<string> } | undefined {
-  const entries = reader.map(node, 'schema', ['grain', 'extra_columns', 'columns'], foreignKeyHints('schema'));
+function readSchema(reader: YamlReader, node: Node | null, contract: string | undefined): { schema: ContractSchema | undefined; declared: Set<string> } | undefined {
+  const entries = reader.map(node, 'schema', SCHEMA_KEYS, foreignKeyHints('schema'));
   if (!entries) return undefined;
   const columnsNode = reader.field(entries, node, 'schema', 'columns', true);
   const items = opt(columnsNode, (n) => reader.items(n, 'schema.columns'));
   if (items?.length === 0) reader.report('invalid_value', 'schema.columns', columnsNode, 'expected at least one column');
-  const read = (items ?? []).map((item, i) => readColumn(reader, item, `schema.columns[${i}]`));
+  const grainNode = reader.field(entries, node, 'schema', 'grain');
+  const grainRead = opt(grainNode, (n) => reader.stringList(n, 'schema.grain'));
+  const grain = grainRead ?? [];
+  const read = (items ?? []).map((item, i) => readColumn(reader, item, `schema.columns[${i}]`, { contract, grain: new Set(grain) }));
   const columns = read.filter((c): c is ColumnSpec => c !== undefined);
   const declared = checkColumnNames(reader, items ?? []);
-  const grainNode = reader.field(entries, node, 'schema', 'grain');
-  const grain = opt(grainNode, (n) => reader.stringList(n, 'schema.grain')) ?? [];
   grain.forEach((column, i) => checkColumnExists(reader, declared, column, `schema.grain[${i}]`, itemAt(reader, grainNode, i) ?? grainNode));
   for (const [i, column] of read.entries()) {
     const where = child(reader, child(reader, items?.[i], 'required_when'), 'column') ?? items?.[i];
     if (column?.requiredWhen) checkColumnExists(reader, declared, column.requiredWhen.column, `schema.columns[${i}].required_when.column`, where);
   }
-  const extra = opt(reader.field(entries, node, 'schema', 'extra_columns'), (n) => reader.oneOf(n, 'schema.extra_columns', ['allow', 'reject'] as const));
-  return { schema: items ? { grain, extraColumns: extra ?? 'allow', columns } : undefined, declared };
+  const extraRead = opt(reader.field(entries, node, 'schema', 'extra_columns'), (n) => reader.oneOf(n, 'schema.extra_columns', ['allow', 'warn', 'reject'] as const));
+  const extraColumns = extraRead ?? 'allow';
+  // A grain or extra_columns written wrong was reported already: its severity is no second mistake.
+  const undeclared = undeclaredSchemaRules({ grain: grainRead ?? (grainNode === undefined ? [] : ['?']), extraColumns: extraRead ?? (entries.has('extra_columns') ? 'reject' : 'allow') });
+  const severity = opt(reader.field(entries, node, 'schema', 'severity'), (n) => withoutUndeclared(reader, 'schema.severity', readSeverity(reader, n, 'schema.severity', SCHEMA_SEVERITY_RULES), undeclared, 'the schema'));
+  return { schema: items ? { grain, extraColumns, columns, ...(severity ? { severity } : {}) } : undefined, declared };
 }
 
 /** Reports a column name declared twice and returns every declared name. */

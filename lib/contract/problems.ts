@@ -26,7 +26,25 @@ export type ProblemCode =
   | 'not_convertible'
   | 'not_enforced'
   /** Import: a value the source does not give, written as a placeholder to fill in. */
-  | 'placeholder';
+  | 'placeholder'
+  /** Two keys of which only one may be written (`on_violation`: row_tolerance or max_invalid_rows). */
+  | 'conflicting_keys'
+  /** `sla.warn_lag_hours` at or above `max_lag_hours`: the warning would never come first. */
+  | 'warn_not_below_max'
+  /** A `severity` for a rule the column, schema or SLA does not declare (a warning). */
+  | 'rule_not_declared'
+  /** A column whose `references` names its own contract and itself. */
+  | 'self_reference'
+  /** Lint: the referenced contract is not among the files linted nor beside the file (a warning). */
+  | 'reference_not_found'
+  /** Lint: `references.column` is not a column of the referenced contract. */
+  | 'reference_unknown_column'
+  /** Lint: the referencing and the referenced column hold different kinds of values. */
+  | 'reference_type_mismatch'
+  /** Lint: the referenced contract's `sla.max_rows` is above MAX_REFERENCE_KEYS. */
+  | 'reference_too_large'
+  /** Lint: the referenced contract sets no `sla.max_rows`, so its size is known only at run time (a warning). */
+  | 'reference_unbounded';
 
 export interface ContractProblem {
   readonly code: ProblemCode;

@@ -1,20 +1,28 @@
 import type { Node } from 'yaml';
 import { foreignKeyHints } from './foreign-keys.js';
 import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
-import type { ColumnSpec } from './model.js';
+import { COLUMN_SEVERITY_RULES, type ColumnSpec } from './model.js';
+import { readReferences } from './read-references.js';
+import { readSeverity, undeclaredColumnRules, withoutUndeclared } from './read-severity.js';
 import { contractPatternBudget, patternProblem, type PatternBudget } from './pattern-matcher.js';
 import { parseTemporal } from './temporal.js';
 import { describeValue, type Entries, type YamlReader } from './yaml-reader.js';
 
 export const COLUMN_KEYS = [
   'name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern',
-  'min_length', 'max_length', 'unique', 'not_in_future', 'default', 'description',
+  'min_length', 'max_length', 'unique', 'not_in_future', 'default', 'description', 'severity', 'references',
 ] as const;
+
+/** What a column's rules need from outside it: the contract's name (for references) and its grain (for severity). */
+export interface ColumnContext {
+  readonly contract?: string;
+  readonly grain: ReadonlySet<string>;
+}
 
 const FOREIGN = foreignKeyHints('column');
 
 /** Reads one entry of `schema.columns`; cross-column rules are checked by the caller. */
-export function readColumn(reader: YamlReader, node: Node | null, path: string): ColumnSpec | undefined {
+export function readColumn(reader: YamlReader, node: Node | null, path: string, context: ColumnContext = { grain: new Set() }): ColumnSpec | undefined {
   const entries = reader.map(node, path, COLUMN_KEYS, FOREIGN);
   if (!entries) return undefined;
   const get = (key: string, required = false) => reader.field(entries, node, path, key, required);
@@ -33,8 +41,15 @@ export function readColumn(reader: YamlReader, node: Node | null, path: string):
   const description = readOptional(get('description'), (n) => reader.string(n, `${path}.description`));
   const fallback = readOptional(get('default'), (n) => readDefault(reader, n, `${path}.default`));
   const requiredWhen = readRequiredWhen(reader, entries, path);
+  const references = readOptional(get('references'), (n) => readReferences(reader, n, `${path}.references`, { contract: context.contract, column: name }));
+  const severity = readOptional(get('severity'), (n) => readSeverity(reader, n, `${path}.severity`, COLUMN_SEVERITY_RULES, true));
   if (name === undefined || type === undefined || typeText === undefined) return undefined;
-  return { name, type, typeText, required, unique, description, ...(fallback === undefined ? {} : { default: fallback }), ...requiredWhen, ...readRules(reader, entries, path, type) };
+  const column: ColumnSpec = {
+    name, type, typeText, required, unique, description, ...(fallback === undefined ? {} : { default: fallback }), ...requiredWhen,
+    ...readRules(reader, entries, path, type), ...(references === undefined ? {} : { references }),
+  };
+  const map = severity && withoutUndeclared(reader, `${path}.severity`, severity, undeclaredColumnRules(column, context.grain.has(name), (key) => entries.has(key)), `column "${name}"`);
+  return map === undefined ? column : { ...column, severity: map };
 }
 
 function readDefault(reader: YamlReader, node: Node | null, path: string): string | number | boolean | undefined {

@@ -2,6 +2,7 @@ import { Document } from 'yaml';
 import type { Contract, Sla } from '../contract/model.js';
 import { dbtColumn, type DbtColumn } from './dbt-column.js';
 import { publishedLocation, publishedTableName } from './published-table.js';
+import { toleranceNote } from './rule-notes.js';
 
 /** The dbt source that names the gate's published prefix; dbt reads it as the schema, too. */
 export const DBT_SOURCE_NAME = 'published';
@@ -31,7 +32,7 @@ export interface DbtSourceTable {
   description?: string;
   external: { location: string };
   loaded_at_field?: string;
-  freshness?: { warn_after: DbtPeriod; error_after: DbtPeriod };
+  freshness?: { warn_after?: DbtPeriod; error_after?: DbtPeriod };
 }
 
 export interface DbtPeriod {
@@ -59,14 +60,17 @@ function dbtModel(contract: Contract): DbtModel {
   // One key column carries its own primary_key; a composite key is a model-level constraint,
   // and core dbt has no test for a unique combination of columns, so the description says so.
   const composite = grain.length > 1;
-  const note = composite ? `The grain (${grain.join(', ')}) is unique: contract-gate checks it; dbt core has no test for it.` : undefined;
-  const description = [contract.description, note].filter((text) => text !== undefined).join(' ');
+  const warned = contract.schema.severity?.grain === 'warn';
+  const note = composite ? `The grain (${grain.join(', ')}) is unique: contract-gate checks it${warned ? ' as a warning' : ''}; dbt core has no test for it.` : undefined;
+  const tolerance = contract.onViolation && `${toleranceNote(contract.onViolation)}${'maxInvalidRows' in contract.onViolation ? ' The row-level tests here fail past that many each; the gate counts the rows breaking any rule.' : ''}`;
+  const description = [contract.description, note, tolerance].filter((text) => text !== undefined).join(' ');
   return {
     name: contract.name,
     ...(description ? { description } : {}),
     config: { contract: { enforced: true } },
-    ...(composite ? { constraints: [{ type: 'primary_key' as const, columns: [...grain] }] } : {}),
-    columns: contract.schema.columns.map((column) => dbtColumn(column, contract.schema)),
+    // A key the contract only warns about is no constraint a warehouse may enforce.
+    ...(composite && !warned ? { constraints: [{ type: 'primary_key' as const, columns: [...grain] }] } : {}),
+    columns: contract.schema.columns.map((column) => dbtColumn(column, contract.schema, contract.onViolation)),
   };
 }
 
@@ -80,21 +84,35 @@ function dbtSource(contract: Contract, location: string | undefined): DbtSource 
   return { name: DBT_SOURCE_NAME, description: 'Partitions contract-gate has validated and published.', tables: [table] };
 }
 
-/** Errors at the contract's data SLA and warns at 80% of it, so someone looks before it breaks. */
+/**
+ * Errors at the contract's data SLA (max_lag_hours). It warns at warn_lag_hours when the contract
+ * has one, else at 80% of the SLA, so someone looks before it breaks. At `severity: { freshness:
+ * warn }` a late partition is only reported, so dbt only warns, at the first lag that warns.
+ */
 export function sourceFreshness(sla: Sla | undefined): Pick<DbtSourceTable, 'loaded_at_field' | 'freshness'> {
-  if (sla?.maxLagHours === undefined || sla.freshnessColumn === undefined) return {};
-  return { loaded_at_field: sla.freshnessColumn, freshness: freshnessAfter(sla.maxLagHours) };
+  if (sla?.freshnessColumn === undefined || (sla.maxLagHours === undefined && sla.warnLagHours === undefined)) return {};
+  const errorAt = sla.severity?.freshness === 'warn' ? undefined : sla.maxLagHours;
+  const warnAt = sla.warnLagHours ?? (errorAt === undefined ? sla.maxLagHours : undefined);
+  const freshness = errorAt !== undefined && warnAt === undefined
+    ? freshnessAfter(errorAt)
+    : { ...(warnAt === undefined ? {} : { warn_after: period(warnAt) }), ...(errorAt === undefined ? {} : { error_after: period(errorAt) }) };
+  return { loaded_at_field: sla.freshnessColumn, freshness };
+}
+
+/** Whole hours in hours, anything else in (at least one) minutes. */
+function period(hours: number): DbtPeriod {
+  return Number.isInteger(hours) ? { count: hours, period: 'hour' } : { count: Math.max(1, Math.round(hours * 60)), period: 'minute' };
 }
 
 /**
  * dbt counts whole periods. Hours when the lag is whole hours and 80% of it rounds to a shorter
  * whole number of them; otherwise minutes (1 hour warns at 48 minutes, 1.5 hours at 72).
  */
-function freshnessAfter(hours: number): NonNullable<DbtSourceTable['freshness']> {
-  for (const [period, perHour] of [['hour', 1], ['minute', 60]] as const) {
+function freshnessAfter(hours: number): { warn_after: DbtPeriod; error_after: DbtPeriod } {
+  for (const [unit, perHour] of [['hour', 1], ['minute', 60]] as const) {
     const error = hours * perHour;
     const warn = Math.round(error * 0.8);
-    if (Number.isInteger(error) && warn >= 1 && warn < error) return { warn_after: { count: warn, period }, error_after: { count: error, period } };
+    if (Number.isInteger(error) && warn >= 1 && warn < error) return { warn_after: { count: warn, period: unit }, error_after: { count: error, period: unit } };
   }
   const error = Math.max(1, Math.round(hours * 60));
   return { warn_after: { count: Math.max(1, Math.min(error, Math.round(error * 0.8))), period: 'minute' }, error_after: { count: error, period: 'minute' } };

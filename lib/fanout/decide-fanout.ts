@@ -5,6 +5,8 @@ import { MARKER_STATUS, settleDrop, type MarkerStatus } from '../gate/process-ma
 import { dropTag, readDrop, type Drop } from '../gate/read-drop.js';
 import type { Notifier } from '../notify/notifier.js';
 import { objectFile } from '../storage/object-file.js';
+import { buildCheckPlan } from '../checks/check-plan.js';
+import { readPlanFacts } from '../lake/plan-facts.js';
 import { runContext, type FanoutDeps, type RunContext } from './fanout-context.js';
 import { requireRecord } from './fanout-records.js';
 import { fanoutKeys, type FanoutItem, type FanoutRun } from './fanout-layout.js';
@@ -38,7 +40,10 @@ async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Prom
   const files = drop.files.map((file) => objectFile(deps.store, file));
   const results = await readAll(drop.files.map((_, index) => () => requireRecord<FileResult>(deps.store, context.keys.fileResult(index), `the map step for file ${index}`)));
   const shards = await readAll(shardKeys(context, run).map((key) => () => requireRecord<ShardResult>(deps.store, key, 'the reduce step')));
-  const checked = await mergeFanout(context, files, results, shards);
+  // Only the merge applies the rules that compare with other partitions: the lake is read once, here.
+  const contracts = await deps.contracts.current({ dataset: run.address.dataset, major: run.address.major });
+  const facts = await readPlanFacts({ store: deps.store, layout: deps.layout }, contracts, context.contract, run.address.partition);
+  const checked = await mergeFanout({ ...context, plan: buildCheckPlan(context.contract, run.now, facts) }, files, results, shards);
   return checkedDecision({ location: deps.store.location, now: run.now }, context.contract, drop, checked);
 }
 

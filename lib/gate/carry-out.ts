@@ -1,15 +1,16 @@
-import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
-import { readWhole, type ObjectInfo, type ObjectStore } from '../storage/object-store.js';
-import type { ChangedFile, Decision } from './decision.js';
+import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
+import type { ChangedFile, Decision, Withheld } from './decision.js';
 import { datasetPath, markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
 import { notifyOnce } from './notify-once.js';
-import { changedFiles, copyPinned, deletePinned, isChangeError, type ListedObject } from './pinned-copy.js';
+import { changedFiles, copyPinned, deletePinned, type ListedObject } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
 import { recordDecision, type RecordedDecision } from './recorded-decision.js';
 import { successManifest } from './success-manifest.js';
 import { supersededDecision } from './superseded.js';
+import { createOnce, keepMarker, readJson } from './carry-out-steps.js';
+import { holdWithout, keepOriginals, rejectedRowsKey } from './withheld-rows.js';
 
 export interface CarryOutDeps {
   readonly store: ObjectStore;
@@ -66,12 +67,16 @@ async function publish(deps: CarryOutDeps, decision: Decision): Promise<ChangedF
   const successKey = `${prefix}${layout.success}`;
   const current = await readJson(store, successKey);
   if (current?.attempt !== decision.attempt) {
+    const kept = withheld(decision) ? await keepOriginals(store, layout, decision) : [];
+    if (kept.length > 0) return kept;
     const changed = await copyAndManifest(deps, decision, prefix, successKey, current !== undefined);
     if (changed.length > 0) return changed;
   }
   // Also when _SUCCESS was already there: a handler may have died between writing it and this.
   const keep = new Set([successKey, ...decision.files.map((file) => `${prefix}${file.relative}`)]);
   await setAsideLeftovers(store, prefix, replacedPrefix(layout, decision), keep);
+  // Held copies a handler left when it died after _SUCCESS: the publish they were for stands.
+  await removeAll(store, incomingPrefix(layout, decision));
   return [];
 }
 
@@ -81,7 +86,9 @@ async function copyAndManifest(deps: CarryOutDeps, decision: Decision, prefix: s
   // A backfill takes the old publish down before the new one is up: it first holds every judged
   // byte under _gate/incoming/, so a producer changing a staged file half-way leaves the last
   // publish standing. A delivery that finds held copies resumes from them, whatever staging holds now.
-  const held = backfill || (await holdsAny(store, incoming)) ? await holdIncoming(store, decision, incoming) : undefined;
+  // Withheld rows: what is published is rewritten files, held there too.
+  const hold = withheld(decision) ? () => holdWithout(store, decision, incoming) : () => holdIncoming(store, decision, incoming);
+  const held = backfill || withheld(decision) || (await holdsAny(store, incoming)) ? await hold() : undefined;
   if (held && 'changed' in held) return held.changed;
   if (!held) {
     const changed = await changedFiles(store, decision.files);
@@ -92,11 +99,13 @@ async function copyAndManifest(deps: CarryOutDeps, decision: Decision, prefix: s
   const published = [];
   for (const [i, file] of decision.files.entries()) {
     const key = `${prefix}${file.relative}`;
-    const copied = await copyPinned(store, held ? held.files[i]! : file, key, decision.decided_at);
+    const source = held ? held.files[i]! : file;
+    const copied = await copyPinned(store, source, key, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
-    published.push({ key, size: file.size, etag: copied.etag });
+    published.push({ key, size: source.size, etag: copied.etag });
   }
-  await createOnce(store, successKey, successManifest(decision, published), decision.attempt);
+  const rejectedRows = withheld(decision) ? `${store.location}/${rejectedRowsKey(deps.layout, decision)}` : undefined;
+  await createOnce(store, successKey, successManifest(decision, published, rejectedRows), decision.attempt);
   if (held) for (const copy of held.files) await deletePinned(store, copy);
   return [];
 }
@@ -137,17 +146,6 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<Chang
   return [];
 }
 
-/** The marker is kept beside the files it completed: copied, or written from its text once a newer marker replaced it. */
-async function keepMarker(store: ObjectStore, decision: Decision, target: string): Promise<void> {
-  const marker = decision.report.source.marker;
-  try {
-    await store.copy(marker.key, target, { sourceIfMatch: marker.etag });
-  } catch (error) {
-    if (!isChangeError(error)) throw error;
-    if (decision.marker_text !== undefined) await store.put(target, decision.marker_text);
-  }
-}
-
 /**
  * A drop superseded part-way leaves copies of what it judged: they go, so published/ holds no
  * file without a `_SUCCESS` of its own and no quarantine attempt lacks its report. No staged file
@@ -155,27 +153,18 @@ async function keepMarker(store: ObjectStore, decision: Decision, target: string
  */
 async function undoCopies(deps: CarryOutDeps, decision: Decision): Promise<void> {
   const { was } = decision.superseded ?? {};
-  if (was === 'quarantine') {
+  // A publish with withheld rows fills its quarantine folder first.
+  if (was === 'quarantine' || (was === 'publish' && decision.withheld)) {
     const copies: string[] = [];
     for await (const object of deps.store.list(quarantinePrefix(deps.layout, decision.address, decision.attempt))) copies.push(object.key);
     for (const key of copies) await deps.store.delete(key);
-  } else if (was === 'publish') {
+  }
+  if (was === 'publish') {
     const prefix = publishedPrefix(deps.layout, decision.address);
     // Another attempt's _SUCCESS: a backfill stopped while holding its bytes, and published/ is that publish's, untouched.
     const current = await readJson(deps.store, `${prefix}${deps.layout.success}`);
     if (current !== undefined && current.attempt !== decision.attempt) return;
     for (const file of decision.files) await deletePinned(deps.store, { ...file, key: `${prefix}${file.relative}` });
-  }
-}
-
-/** Conditional create; an existing object written by the same attempt counts as done. */
-async function createOnce(store: ObjectStore, key: string, body: string, attempt: string): Promise<void> {
-  try {
-    await store.put(key, body, { ifNoneMatch: '*', contentType: 'application/json' });
-  } catch (error) {
-    if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
-    const existing = await readJson(store, key);
-    if (existing?.attempt !== attempt) throw new GateError('precondition_failed', `${key} was written by attempt ${String(existing?.attempt)} while ${attempt} was publishing`, { cause: error });
   }
 }
 
@@ -218,13 +207,12 @@ async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<voi
   if (marker && marker.etag === etag && marker.lastModified.toISOString() === last_modified) await deletePinned(deps.store, { key, size: marker.size, etag });
 }
 
-/** A JSON object the gate wrote; something else under the key reads as `{}`. */
-async function readJson(store: ObjectStore, key: string): Promise<Record<string, unknown> | undefined> {
-  const bytes = await readWhole(store, key);
-  if (!bytes) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
+function withheld(decision: Decision): decision is Decision & { withheld: Withheld } {
+  return decision.withheld !== undefined && decision.withheld.rows > 0;
+}
+
+async function removeAll(store: ObjectStore, prefix: string): Promise<void> {
+  const keys: string[] = [];
+  for await (const object of store.list(prefix)) keys.push(object.key);
+  for (const key of keys) await store.delete(key);
 }

@@ -15,6 +15,7 @@ export function deadlineStore(store: ObjectStore, deadline: number, clock: () =>
     if (left < margin) return Promise.reject(new GateError('deadline', `stopping with ${Math.max(0, Math.round(left / 1000))} s left before the deadline; the next delivery resumes from here`, { context: { deadline } }));
     return call();
   };
+  const upload = store.upload?.bind(store);
   return {
     location: store.location,
     head: (key) => guard(() => store.head(key)),
@@ -23,7 +24,14 @@ export function deadlineStore(store: ObjectStore, deadline: number, clock: () =>
     put: (key, body, options) => guard(() => store.put(key, body, options)),
     copy: (source, target, options) => guard(() => store.copy(source, target, options)),
     delete: (key, options) => guard(() => store.delete(key, options)),
+    // An upload is a call per part: each chunk is guarded as a call of its own, and a refused one
+    // fails the upload, which the store then aborts, leaving no object.
+    ...(upload && { upload: (key, chunks, options) => guard(() => upload(key, guardedChunks(chunks, guard), options)) }),
   };
+}
+
+async function* guardedChunks(chunks: AsyncIterable<Uint8Array>, guard: <T>(call: () => Promise<T>) => Promise<T>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) yield await guard(async () => chunk);
 }
 
 async function* guardedList(store: ObjectStore, prefix: string, guard: <T>(call: () => Promise<T>) => Promise<T>): AsyncIterable<Awaited<ReturnType<ObjectStore['head']>> & object> {

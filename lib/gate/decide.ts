@@ -1,10 +1,11 @@
 import { buildCheckPlan } from '../checks/check-plan.js';
+import type { PlanFacts } from '../checks/plan-facts.js';
 import { runChecks, type CheckRun } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
 import { matchPartition } from '../contract/partition-template.js';
 import { formatTimestamp, isoSeconds, parseTemporal } from '../contract/temporal.js';
 import { GateError } from '../errors.js';
-import type { Violation } from '../report/report.js';
+import { isPublishable, type Violation } from '../report/report.js';
 import { objectFile } from '../storage/object-file.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { ContractRegistry } from './contract-registry.js';
@@ -19,23 +20,29 @@ export interface DecideContext {
   readonly now: number;
   /** @default checksInThisThread */
   readonly checks?: CheckRunner;
+  /** Reads what the contract's rules need from the lake (history, referenced keys). @default nothing is read */
+  readonly facts?: FactsReader;
 }
+
+/** The lake-facts port: what a contract's cross-partition rules need, read before the checks. */
+export type FactsReader = (contract: Contract, drop: Drop) => Promise<PlanFacts>;
 
 /**
  * Runs a contract's checks over a drop's staged files, reading this thread's share through
  * `store` (the handler's, with its deadline): in this thread, or spread over threads.
  */
-export type CheckRunner = (store: ObjectStore, contract: Contract, now: number, files: readonly StagedFile[]) => Promise<CheckRun>;
+export type CheckRunner = (store: ObjectStore, contract: Contract, now: number, files: readonly StagedFile[], facts?: PlanFacts) => Promise<CheckRun>;
 
 /** Reads every staged file through the store, pinned to the version listed, in this thread. */
-export const checksInThisThread: CheckRunner = (store, contract, now, files) => runChecks(buildCheckPlan(contract, now), files.map((f) => objectFile(store, f)));
+export const checksInThisThread: CheckRunner = (store, contract, now, files, facts) => runChecks(buildCheckPlan(contract, now, facts), files.map((f) => objectFile(store, f)));
 
 /** Validates a drop and says what to do with it. Data problems decide; only storage throws. */
 export async function decide(context: DecideContext, drop: Drop): Promise<Decision> {
   const refused = refusedDecision(context, drop);
   if (refused) return refused;
   const contract = admittedContract(context, drop);
-  const run = await (context.checks ?? checksInThisThread)(context.store, contract, context.now, drop.files);
+  const facts = (await context.facts?.(contract, drop)) ?? {};
+  const run = await (context.checks ?? checksInThisThread)(context.store, contract, context.now, drop.files, facts);
   return checkedDecision({ location: context.store.location, now: context.now }, contract, drop, run);
 }
 
@@ -82,7 +89,7 @@ export function decisionRecord(now: number, attempt: string, drop: Drop, contrac
     format: 'contract-gate/decision@1',
     tag: drop.tag,
     attempt,
-    outcome: report.status === 'pass' ? 'publish' : 'quarantine',
+    outcome: isPublishable(report) ? 'publish' : 'quarantine',
     decided_at: isoSeconds(now),
     address: drop.address,
     contract: contract ? { name: contract.name, version: contract.version.text, owner: contract.owner.team, ...(contract.origin ? { origin: contract.origin } : {}) } : null,
@@ -90,7 +97,15 @@ export function decisionRecord(now: number, attempt: string, drop: Drop, contrac
     report,
     ...(newest ? { newest } : {}),
     ...producerManifest(drop),
+    ...withheldOf(drop, contract, run),
   };
+}
+
+/** The rows a publish leaves out, by the staged file they are in. */
+function withheldOf(drop: Drop, contract: Contract | undefined, run: CheckRun | undefined): Pick<Decision, 'withheld'> {
+  if (!run?.withheld?.length) return {};
+  const files = run.withheld.map(({ fileIndex, list }) => ({ relative: drop.files[fileIndex]!.relative, rows: list.rows, reasons: list.reasons }));
+  return { withheld: { rows: files.reduce((sum, f) => sum + f.rows.length, 0), format: contract?.produces.format ?? 'parquet', files } };
 }
 
 /** The reasons to refuse a drop with a contract before reading any data, in the order a producer fixes them. */
@@ -112,7 +127,7 @@ function noContract(drop: Drop): Violation {
 }
 
 function whole(drop: Drop, rule: Violation['rule'], message: string): Violation {
-  return { rule, count: 1, message, samples: [{ file: drop.marker.key, row: null, value: null }] };
+  return { rule, severity: 'error', count: 1, message, samples: [{ file: drop.marker.key, row: null, value: null }] };
 }
 
 function lifecycleWarnings(contract: Contract): string[] {

@@ -1,4 +1,5 @@
-import type { ContractOrigin } from '../contract/model.js';
+import type { RowReason } from '../checks/invalid-rows.js';
+import type { ContractOrigin, DataFormat } from '../contract/model.js';
 import type { GateReport } from './gate-report.js';
 import type { DropAddress } from './gate-layout.js';
 import type { StagedFile } from './read-drop.js';
@@ -42,6 +43,25 @@ export interface Decision {
    * `files` are the quarantine copies and `report` the attempt's own, failed checks and all.
    */
   readonly release?: Release;
+  /**
+   * A publish under the contract's row tolerance: these rows are left out of the published files
+   * and kept, with the original files, in the attempt's quarantine folder.
+   */
+  readonly withheld?: Withheld;
+}
+
+export interface Withheld {
+  readonly rows: number;
+  /** The contract's format: how the files are rewritten and the rejected rows written. */
+  readonly format: DataFormat;
+  readonly files: readonly WithheldFileRecord[];
+}
+
+/** One staged file's withheld rows (as the checker numbers them) and why each was withheld. */
+export interface WithheldFileRecord {
+  readonly relative: string;
+  readonly rows: readonly number[];
+  readonly reasons: readonly (readonly RowReason[])[];
 }
 
 export interface Release {

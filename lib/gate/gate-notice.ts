@@ -47,7 +47,9 @@ const OUTCOME: Record<Told, Outcome> = { publish: 'published', quarantine: 'quar
 
 /** A release is published data whose checks failed: it says so wherever the verdict is shown. */
 function verdictOf(decision: Decision): string {
-  return decision.release && decision.outcome === 'publish' ? 'RELEASED by override' : VERDICT[decision.outcome as Told];
+  if (decision.release && decision.outcome === 'publish') return 'RELEASED by override';
+  if (decision.outcome === 'publish' && decision.report.status === 'warn') return 'PUBLISHED with warnings';
+  return VERDICT[decision.outcome as Told];
 }
 
 /** Who released it, why, and from which quarantine attempt. */
@@ -60,7 +62,10 @@ function releaseLines(decision: Decision, layout: GateLayout, location: string):
 
 function headline(decision: Decision): string {
   const { report } = decision;
-  if (decision.outcome === 'publish') return `${report.rows.toLocaleString('en-US')} rows`;
+  if (decision.outcome === 'publish') {
+    const withheld = decision.withheld?.rows ?? 0;
+    return `${(report.rows - withheld).toLocaleString('en-US')} rows${withheld > 0 ? `, ${withheld.toLocaleString('en-US')} withheld` : ''}`;
+  }
   if (decision.outcome === 'superseded') return 'files changed after the marker; nothing moved';
   return `${report.violations.length} ${report.violations.length === 1 ? 'violation' : 'violations'}`;
 }
@@ -70,7 +75,7 @@ function severity(decision: Decision): Severity {
   if (decision.outcome === 'quarantine') return 'critical';
   if (decision.release) return 'warning';
   if (decision.outcome === 'superseded') return 'warning';
-  return decision.report.warnings.length > 0 ? 'warning' : 'info';
+  return decision.report.warnings.length > 0 || decision.report.status === 'warn' ? 'warning' : 'info';
 }
 
 function whereThingsAre(decision: Decision, layout: GateLayout, location: string): string[] {
@@ -79,7 +84,8 @@ function whereThingsAre(decision: Decision, layout: GateLayout, location: string
   if (decision.outcome === 'publish') {
     const where = `${location}/${publishedPrefix(layout, address)}`;
     // A release's report is the attempt's _REPORT.json, whose samples already name the quarantine keys.
-    return [...(decision.release ? topViolations(decision.report) : []), `Data:      ${where}`, `Manifest:  ${where}${layout.success}`];
+    const shown = decision.release ? topViolations(decision.report) : decision.report.status === 'warn' ? topViolations(decision.report, 'Warnings and withheld rows:') : [];
+    return [...shown, `Data:      ${where}`, `Manifest:  ${where}${layout.success}`, ...withheldLines(decision, layout, location)];
   }
   if (decision.outcome === 'superseded' && decision.release) {
     const from = `${location}/${quarantinePrefix(layout, address, decision.release.from_attempt)}`;
@@ -103,9 +109,21 @@ function changedLines(decision: Decision): string[] {
 }
 
 /** From the quarantined report, so the samples name the keys the files now have. */
-function topViolations(report: GateReport): string[] {
+function topViolations(report: GateReport, title = 'Top violations:'): string[] {
   // One line each, as in the text report; a message's own line breaks make lines of their own.
   const text = report.violations.slice(0, TOP_VIOLATIONS).flatMap(describeViolation).join('\n').split('\n').filter(Boolean);
   const more = report.violations.length > TOP_VIOLATIONS ? [`  … and ${report.violations.length - TOP_VIOLATIONS} more in the report`] : [];
-  return ['Top violations:', ...text, ...more, ''];
+  return [title, ...text, ...more, ''];
+}
+
+/** Where the rows a publish left out are: the rejected rows and the original files. */
+function withheldLines(decision: Decision, layout: GateLayout, location: string): string[] {
+  const { withheld } = decision;
+  if (!withheld || withheld.rows === 0) return [];
+  const folder = `${location}/${quarantinePrefix(layout, decision.address, decision.attempt)}`;
+  const tolerance = decision.report.tolerance?.tolerance;
+  return [
+    `Withheld:  ${withheld.rows.toLocaleString('en-US')} invalid ${withheld.rows === 1 ? 'row' : 'rows'}${tolerance ? ` (within the tolerance ${tolerance})` : ''}: ${folder}rejected-rows.${withheld.format}`,
+    `Originals: ${folder} (the files as dropped, and ${layout.report})`,
+  ];
 }

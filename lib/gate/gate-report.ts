@@ -26,7 +26,7 @@ export function gateReport(report: Report | Omit<Report, 'contract'> & { contrac
     ...report,
     ...(context.origin ? { contract: { ...report.contract, origin: context.origin } } : {}),
     ...(context.stats ? { stats: context.stats } : {}),
-    summary: summarise(report.status, report.violations, context.warnings),
+    summary: summarise(report, context.warnings),
     warnings: context.warnings,
     attempt: context.attempt,
     source: {
@@ -49,9 +49,21 @@ export function refusal(contract: GateReport['contract'], drop: Drop, violation:
   };
 }
 
-function summarise(status: Report['status'], violations: readonly Violation[], warnings: readonly string[]): string {
+function summarise(report: Pick<Report, 'status' | 'violations' | 'tolerance'>, warnings: readonly string[]): string {
+  const { status, violations, tolerance } = report;
   if (status === 'pass') return warnings.length > 0 ? `passed with ${warnings.length} warning(s): ${warnings.join('; ')}` : 'passed: no violations';
+  if (status === 'warn') {
+    const warned = violations.filter((v) => v.severity === 'warning');
+    const withheld = tolerance?.withheld ? [`${tolerance.invalid_rows} invalid ${tolerance.invalid_rows === 1 ? 'row' : 'rows'} withheld (tolerance ${tolerance.tolerance})`] : [];
+    const told = [...withheld, ...(warned.length > 0 ? [`${warned.length} ${warned.length === 1 ? 'warning' : 'warnings'}: ${topOf(warned)}`] : []), ...warnings];
+    return `passed with ${told.join('; ')}`;
+  }
+  const errors = violations.filter((v) => v.severity === 'error');
+  const over = tolerance && !tolerance.withheld ? `; ${tolerance.invalid_rows} invalid rows, more than the ${tolerance.allowed_rows} the tolerance ${tolerance.tolerance} allows` : '';
+  return `failed: ${errors.length} ${errors.length === 1 ? 'violation' : 'violations'}: ${topOf(errors)}${over}`;
+}
+
+function topOf(violations: readonly Violation[]): string {
   const top = violations.slice(0, 3).map((v) => `${v.rule}${v.column ? ` ${v.column}` : ''} (${v.count})`);
-  const more = violations.length > 3 ? `, and ${violations.length - 3} more` : '';
-  return `failed: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}: ${top.join(', ')}${more}`;
+  return `${top.join(', ')}${violations.length > 3 ? `, and ${violations.length - 3} more` : ''}`;
 }

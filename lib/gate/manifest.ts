@@ -53,6 +53,7 @@ export function manifestText(files: readonly { relative: string; size: number }[
 function manifestViolation(drop: Drop, problems: readonly string[]): Violation {
   return {
     rule: 'manifest',
+    severity: 'error',
     count: problems.length,
     message: `the _READY manifest does not match the staged files: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`,
     samples: problems.slice(0, 5).map((value) => ({ file: drop.marker.key, row: null, value })),

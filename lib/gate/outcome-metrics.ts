@@ -12,6 +12,8 @@ export type OutcomeMetricName =
   | 'DropsRefused'
   | 'DropsSuperseded'
   | 'RowsChecked'
+  | 'RowsWithheld'
+  | 'DropsPublishedWithWarnings'
   | 'BytesRead'
   | 'ValidationSeconds'
   | 'MarkerToVerdictSeconds';
@@ -75,6 +77,8 @@ export function decisionMetrics(decision: Decision, validationSeconds?: number):
   const metrics: OutcomeMetric[] = [count(OUTCOME_METRIC[decision.outcome])];
   if (isRefused(decision)) metrics.push(count('DropsRefused'));
   const { stats } = decision.report;
+  if (decision.outcome === 'publish' && decision.report.status === 'warn') metrics.push(count('DropsPublishedWithWarnings'));
+  if (decision.withheld) metrics.push({ name: 'RowsWithheld', unit: 'Count', value: decision.withheld.rows });
   if (stats) metrics.push({ name: 'RowsChecked', unit: 'Count', value: decision.report.rows }, { name: 'BytesRead', unit: 'Bytes', value: stats.bytes_read });
   if (validationSeconds !== undefined) metrics.push({ name: 'ValidationSeconds', unit: 'Seconds', value: validationSeconds });
   const waited = markerToVerdictSeconds(decision);

@@ -3,7 +3,8 @@ import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import { deadlineStore } from './deadline-store.js';
 import type { ContractSource } from './contract-registry.js';
-import { decide, type CheckRunner, type DecideContext } from './decide.js';
+import { readPlanFacts } from '../lake/plan-facts.js';
+import { decide, type CheckRunner, type DecideContext, type FactsReader } from './decide.js';
 import type { Decision } from './decision.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
@@ -73,7 +74,8 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
 /** The verdict on a drop as it is now; a file that changes under the reading makes it superseded. */
 async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision | undefined> {
   const contracts = await deps.contracts.current({ dataset: address.dataset, major: address.major });
-  const context: DecideContext = { store: deps.store, contracts, now: deps.clock(), ...(deps.checks ? { checks: deps.checks } : {}) };
+  const facts: FactsReader = (contract, drop) => readPlanFacts({ store: deps.store, layout: deps.layout }, contracts, contract, drop.address.partition);
+  const context: DecideContext = { store: deps.store, contracts, now: deps.clock(), facts, ...(deps.checks ? { checks: deps.checks } : {}) };
   let drop: Drop | undefined;
   try {
     drop = await readDrop(deps.store, deps.layout, address, marker);

@@ -29,6 +29,7 @@ function changedViolation(changed: readonly ChangedFile[]): Violation {
   const names = changed.map((c) => c.key.split('/').at(-1)).join(', ');
   return {
     rule: 'changed_during_validation',
+    severity: 'error',
     count: changed.length,
     message:
       `${changed.length} staged ${changed.length === 1 ? 'file' : 'files'} changed after the gate listed the drop (${names}). ` +

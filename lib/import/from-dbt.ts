@@ -67,7 +67,9 @@ function readColumn(c: ImportContext, node: Node | null, path: string): void {
   draft.schema.columns.push(column);
   const rules = new ColumnRules(log, column, index, path);
   readConstraints(c, node, path, column, index);
-  for (const test of dbtTests(nodes, node, path)) applyColumnTest(nodes, log, rules, column, index, test);
+  // A warehouse enforces a constraint whatever a test's severity says.
+  const hard = new Set([...(column.required ? ['required'] : []), ...(column.unique ? ['unique'] : [])]);
+  for (const test of dbtTests(nodes, node, path)) applyColumnTest(nodes, log, rules, column, index, test, hard);
   for (const key of nodes.keys(node).filter((k) => !DESCRIPTIVE.includes(k))) log.notEnforced(`${path}.${key}`, nodes.keyNode(node, key), { column: index }, `${name}.${key}`);
 }
 

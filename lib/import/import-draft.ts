@@ -17,6 +17,9 @@ export interface DraftColumn {
   max_length?: number;
   unique?: boolean;
   not_in_future?: boolean;
+  references?: { contract: string; column: string };
+  /** Rules (severity keys) the source runs as warnings. */
+  severity?: Record<string, 'warn'>;
   description?: string;
 }
 

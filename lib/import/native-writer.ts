@@ -5,7 +5,7 @@ import type { Draft, Note } from './import-draft.js';
 const KEY_ORDER = ['name', 'version', 'status', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
 
 /** Column keys in the order of the native reader's list. */
-const COLUMN_KEYS = ['name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern', 'min_length', 'max_length', 'unique', 'not_in_future', 'description'];
+const COLUMN_KEYS = ['name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern', 'min_length', 'max_length', 'unique', 'not_in_future', 'references', 'severity', 'description'];
 
 function pick<T extends object>(value: T, keys: readonly string[]): Partial<T> {
   return Object.fromEntries(keys.filter((key) => (value as Record<string, unknown>)[key] !== undefined).map((key) => [key, (value as Record<string, unknown>)[key]])) as Partial<T>;

@@ -16,23 +16,33 @@ import { odcsEntries } from './odcs-nodes.js';
  *                   contractGate.compat        backward | forward | full | none (default backward)
  *                   contractGate.sunset        YYYY-MM-DD (default: the date of the `endOfLife` SLA property)
  *                   contractGate.sla           { schedule, timezone, partitionLag, graceMinutes, skipDates,
- *                                                freshnessColumn (only without a latency SLA) }
+ *                                                freshnessColumn (only without a latency SLA), warnLagHours,
+ *                                                volumeVsHistory: { lookback, minRatio, maxRatio },
+ *                                                severity: { volume_vs_history, freshness, min_rows, max_rows } }
+ *                                                (the rowCount rule's own `severity` says min_rows and max_rows)
  *                   contractGate.consumers     [{ team, notify: [...], columns: [...] }]
- *   schema object   contractGate.extraColumns  allow | reject (default allow)
+ *                   contractGate.onViolation   { rowTolerance: 0.02 } | { maxInvalidRows: 100 }: rows breaking
+ *                                              row-level rules withheld before the batch is quarantined
+ *   schema object   contractGate.extraColumns  allow | warn | reject (default allow)
+ *                   contractGate.severity      { grain, extra_columns }: warn reports and does not block
  *   property        contractGate.type          a native column type, overriding the logical/physical mapping
  *                   contractGate.requiredWhen  { column, in: [values] }
  *                   contractGate.notInFuture   true
  *                   contractGate.default       what readers assume for rows written before the column existed
+ *                   contractGate.severity      warn, or { rule: warn } for the rules no quality rule of the
+ *                                              property carries (a quality rule's own `severity` says its rule)
+ *                   contractGate.references    { contract, column, major, partition }, when an ODCS
+ *                                              relationship (`to: contract.column`) cannot say it
  *
  * Other custom properties belong to other tools and are left alone. A `contractGate.` name we do
  * not know is an error: it is our namespace, and a misspelt setting would silently not apply.
  */
 export const CUSTOM_PREFIX = 'contractGate.';
 
-export const TOP_CUSTOM = ['dataset', 'server', 'team', 'notify', 'format', 'partition', 'compat', 'sunset', 'sla', 'consumers'] as const;
-export const OBJECT_CUSTOM = ['extraColumns'] as const;
-export const PROPERTY_CUSTOM = ['type', 'requiredWhen', 'notInFuture', 'default'] as const;
-export const SLA_CUSTOM_KEYS = ['schedule', 'timezone', 'partitionLag', 'graceMinutes', 'skipDates', 'freshnessColumn'] as const;
+export const TOP_CUSTOM = ['dataset', 'server', 'team', 'notify', 'format', 'partition', 'compat', 'sunset', 'sla', 'consumers', 'onViolation'] as const;
+export const OBJECT_CUSTOM = ['extraColumns', 'severity'] as const;
+export const PROPERTY_CUSTOM = ['type', 'requiredWhen', 'notInFuture', 'default', 'severity', 'references'] as const;
+export const SLA_CUSTOM_KEYS = ['schedule', 'timezone', 'partitionLag', 'graceMinutes', 'skipDates', 'freshnessColumn', 'warnLagHours', 'volumeVsHistory', 'severity'] as const;
 
 export interface CustomValue {
   readonly value: Node | null;

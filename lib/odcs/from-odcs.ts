@@ -1,18 +1,19 @@
 import { isMap, type Node } from 'yaml';
 import type { ContractDefaults, LoadOptions } from '../contract/contract-defaults.js';
 import type { LoadResult } from '../contract/native-contract.js';
-import type { Contract } from '../contract/model.js';
+import type { ColumnSpec, Contract } from '../contract/model.js';
 import { YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, readCustomProperties, TOP_CUSTOM } from './custom-properties.js';
 import { TOP_KEYS } from './odcs-keys.js';
 import { odcsEntries, peekChild } from './odcs-nodes.js';
 import { readConsumers } from './read-consumers.js';
-import { readDataset } from './read-dataset.js';
+import { readDataset, type DatasetRead } from './read-dataset.js';
 import { checkFileName, readIdentity } from './read-identity.js';
 import { readOwner } from './read-owner.js';
 import { readProduces } from './read-produces.js';
 import { assembleSla } from './read-sla.js';
 import { readSlaProperties } from './read-sla-properties.js';
+import { chooseTolerance, readCustomTolerance } from './read-tolerance.js';
 
 /** An Open Data Contract Standard v3 document: `kind: DataContract` with an `apiVersion` v3.x. */
 export function isOdcsDocument(reader: YamlReader): boolean {
@@ -51,8 +52,20 @@ function readContract(reader: YamlReader, root: Node | null, defaults: ContractD
   const produces = readProduces(reader, top, root, custom, defaults);
   const consumers = readCustom(custom, 'consumers', (n, p) => readConsumers(reader, n, p, (column) => !dataset || dataset.find(column) !== undefined)) ?? [];
   const mode = readCustom(custom, 'compat', (n, p) => reader.oneOf(n, p, ['backward', 'forward', 'full', 'none'] as const)) ?? 'backward';
+  const declared = readCustom(custom, 'onViolation', (n, p) => readCustomTolerance(reader, n, p));
+  const onViolation = chooseTolerance(reader, dataset?.tolerances ?? [], declared);
   checkFileName(reader, top, name, version);
   const schema = dataset?.schema;
+  if (schema && name) checkSelfReferences(reader, schema.columns, name, dataset);
   if (!name || !version || !status || !owner || !produces || !schema || reader.hasErrors) return undefined;
-  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat: { mode } };
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat: { mode }, ...(onViolation ? { onViolation } : {}) };
+}
+
+/** A column referencing itself would be checked against its own keys, as the native loader refuses too. */
+function checkSelfReferences(reader: YamlReader, columns: readonly ColumnSpec[], name: string, dataset: DatasetRead): void {
+  for (const column of columns) {
+    if (column.references?.contract !== name || column.references.column !== column.name) continue;
+    const property = dataset.find(column.name);
+    reader.report('self_reference', property?.path ?? 'schema', property?.node ?? null, `column "${column.name}" references itself in contract "${name}": its values would be checked against their own keys; name the column of another contract (or another column of this one) it points to`);
+  }
 }

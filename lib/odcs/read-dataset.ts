@@ -1,5 +1,6 @@
 import type { Node } from 'yaml';
-import type { ColumnSpec, ContractSchema } from '../contract/model.js';
+import { SCHEMA_SEVERITY_RULES, type ColumnSpec, type ContractSchema, type SchemaSeverityRule, type SeverityMap } from '../contract/model.js';
+import { readSeverity, undeclaredSchemaRules, withoutUndeclared, type SeverityRead } from '../contract/read-severity.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { OBJECT_CUSTOM, readCustom, readCustomProperties, type CustomValues } from './custom-properties.js';
 import { OBJECT_KEYS } from './odcs-keys.js';
@@ -7,7 +8,7 @@ import { odcsEntries, odcsItems, peekChild } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
 import { readObjectQuality } from './read-object-quality.js';
 import { readProperty, type PropertyRead } from './read-property.js';
-import type { ObjectQuality } from './read-quality.js';
+import type { ObjectQuality, RuleTolerance } from './read-quality.js';
 
 /** The one `schema[]` object that is the dataset, read into our schema. */
 export interface DatasetRead {
@@ -17,7 +18,9 @@ export interface DatasetRead {
   readonly find: (reference: string) => PropertyRead | undefined;
   /** `name` and `physicalName` of the object, which SLA elements may put before a column. */
   readonly objectNames: readonly string[];
-  readonly volume: Pick<ObjectQuality, 'minRows' | 'maxRows'>;
+  readonly volume: Pick<ObjectQuality, 'minRows' | 'maxRows' | 'severity'>;
+  /** The thresholds of the columns' quality rules, for the contract's on_violation. */
+  readonly tolerances: readonly RuleTolerance[];
 }
 
 export function readDataset(reader: YamlReader, top: Entries, root: Node | null, custom: CustomValues): DatasetRead | undefined {
@@ -63,19 +66,30 @@ function readObject(reader: YamlReader, node: Node | null, path: string): Datase
   const entries = odcsEntries(reader, node, path, OBJECT_KEYS);
   if (!entries) return undefined;
   const custom = readCustomProperties(reader, entries.get('customProperties')?.value, `${path}.customProperties`, OBJECT_CUSTOM);
-  const extraColumns = readCustom(custom, 'extraColumns', (n, p) => reader.oneOf(n, p, ['allow', 'reject'] as const)) ?? 'allow';
+  const extraColumns = readCustom(custom, 'extraColumns', (n, p) => reader.oneOf(n, p, ['allow', 'warn', 'reject'] as const)) ?? 'allow';
   const properties = odcsItems(reader, entries, path, 'properties').map((p) => readProperty(reader, p.node, p.path));
   if (properties.length === 0) reader.report('invalid_value', `${path}.properties`, entries.get('properties')?.value ?? node, 'expected at least one property: the columns of the dataset');
   const byName = checkNames(reader, properties);
   checkReferences(reader, properties, extraColumns, byName);
-  if (entries.has('relationships')) notEnforced(reader, `${path}.relationships`, entries.get('relationships')?.key, 'relationships (foreign keys)');
+  if (entries.has('relationships')) notEnforced(reader, `${path}.relationships`, entries.get('relationships')?.key, 'relationships (foreign keys) of the schema object', 'a relationship on the property (to: contract.column) is checked');
   const quality = readObjectQuality(reader, entries, path);
   const grain = readGrain(reader, properties, quality.grain, byName);
   const columns = properties.map((p) => p.column).filter((c): c is ColumnSpec => c !== undefined);
   const complete = grain !== undefined && properties.every((p) => p.column || p.skipped);
   const objectNames = ['name', 'physicalName'].map((k) => peekChild(reader, node, k)).filter((n): n is string => typeof n === 'string');
   const find = (ref: string) => byName.get(ref);
-  return { schema: complete ? { grain, extraColumns, columns } : undefined, find, objectNames, volume: { minRows: quality.minRows, maxRows: quality.maxRows } };
+  const severity = grain && schemaSeverity(reader, custom, quality, { grain, extraColumns });
+  const schema = complete ? { grain, extraColumns, columns, ...(severity ? { severity } : {}) } : undefined;
+  const tolerances = properties.flatMap((p) => p.tolerances ?? []);
+  return { schema, find, objectNames, volume: { minRows: quality.minRows, maxRows: quality.maxRows, severity: quality.severity }, tolerances };
+}
+
+/** `contractGate.severity` for the rules it names; a warning duplicateValues rule makes the grain a warning. */
+function schemaSeverity(reader: YamlReader, custom: CustomValues, quality: ObjectQuality, schema: Pick<ContractSchema, 'grain' | 'extraColumns'>): SeverityMap<SchemaSeverityRule> | undefined {
+  const entry = custom.get('severity');
+  const read: SeverityRead<SchemaSeverityRule> = entry ? readSeverity(reader, entry.value, entry.path, SCHEMA_SEVERITY_RULES) : { named: new Map() };
+  const map = { ...(quality.grain?.severity === 'warn' && !read.named.has('grain') ? { grain: 'warn' as const } : {}), ...read.map };
+  return withoutUndeclared(reader, entry?.path ?? '', { map, named: read.named }, undeclaredSchemaRules(schema), 'the schema object');
 }
 
 /** Maps every name and physical name to its property, reporting a column name given twice. */

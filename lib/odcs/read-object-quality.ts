@@ -1,32 +1,58 @@
+import type { Severity } from '../contract/model.js';
 import type { Entries, YamlReader } from '../contract/yaml-reader.js';
 import { odcsEntries } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
 import { libraryRules, zeroTolerance, type LibraryRule, type ObjectQuality } from './read-quality.js';
 
-/** Schema-object metrics: rowCount → min_rows/max_rows, duplicateValues over properties → grain. */
+type Rows = Pick<ObjectQuality, 'minRows' | 'maxRows'>;
+
+/**
+ * Schema-object metrics: rowCount → min_rows/max_rows, duplicateValues over properties → grain.
+ * A rule's `severity` is its rule's: a warning rowCount bound is sla.severity min_rows or max_rows
+ * at warn, a warning duplicateValues is schema.severity.grain at warn.
+ */
 export function readObjectQuality(reader: YamlReader, entries: Entries, path: string): ObjectQuality {
+  const bands: Record<Severity, Rows> = { error: {}, warn: {} };
   let quality: ObjectQuality = {};
   for (const rule of libraryRules(reader, entries, path)) {
     if (rule.metric === 'rowCount') {
       const rows = rowBounds(reader, rule);
-      // Several rowCount rules all hold: keep the tightest band.
-      if (rows) quality = { ...quality, minRows: max(quality.minRows, rows.minRows), maxRows: min(quality.maxRows, rows.maxRows) };
+      // Several rowCount rules of one severity all hold: keep the tightest band.
+      const band = bands[rule.severity];
+      if (rows) bands[rule.severity] = { minRows: max(band.minRows, rows.minRows), maxRows: min(band.maxRows, rows.maxRows) };
     } else if (rule.metric === 'duplicateValues' && rule.entries.has('arguments') && zeroTolerance(rule)) {
       const grain = readGrainRule(reader, rule);
-      if (grain) quality = { ...quality, grain };
+      if (grain) quality = { ...quality, grain: { ...grain, severity: rule.severity } };
     } else {
       const why = rule.metric === 'duplicateValues' ? 'only mustBe: 0 over arguments.properties is enforced, as the grain' : undefined;
       notEnforced(reader, rule.path, rule.node, `quality metric "${rule.metric}" on a schema object`, why);
     }
   }
+  quality = { ...quality, ...volume(reader, entries, path, bands) };
   if (quality.minRows !== undefined && quality.maxRows !== undefined && quality.minRows > quality.maxRows) {
     reader.report('min_greater_than_max', `${path}.quality`, entries.get('quality')?.key, `the rowCount rules leave no row count: at least ${quality.minRows} and at most ${quality.maxRows}`);
   }
   return quality;
 }
 
+/** One bound per side, as a contract has: the error one, else the warning one. */
+function volume(reader: YamlReader, entries: Entries, path: string, bands: Record<Severity, Rows>): Pick<ObjectQuality, 'minRows' | 'maxRows' | 'severity'> {
+  const severity: Partial<Record<'min_rows' | 'max_rows', Severity>> = {};
+  const side = (key: 'minRows' | 'maxRows', rule: 'min_rows' | 'max_rows'): number | undefined => {
+    const [error, warn] = [bands.error[key], bands.warn[key]];
+    if (error !== undefined && warn !== undefined) {
+      notEnforced(reader, `${path}.quality`, entries.get('quality')?.key, `the warning rowCount bound for ${rule}`, `an error rule bounds ${rule} too, and a contract checks one ${rule}: the error one`);
+    }
+    if (error === undefined && warn !== undefined) severity[rule] = 'warn';
+    return error ?? warn;
+  };
+  const minRows = side('minRows', 'min_rows');
+  const maxRows = side('maxRows', 'max_rows');
+  return { minRows, maxRows, ...(Object.keys(severity).length > 0 ? { severity } : {}) };
+}
+
 /** Row counts are whole numbers, so strict bounds become inclusive ones exactly. */
-function rowBounds(reader: YamlReader, rule: LibraryRule): Pick<ObjectQuality, 'minRows' | 'maxRows'> | undefined {
+function rowBounds(reader: YamlReader, rule: LibraryRule): Rows | undefined {
   const { operator, value } = rule;
   const where = `${rule.path}.${operator}`;
   const node = rule.entries.get(operator)?.value;

@@ -7,8 +7,10 @@ import { PROPERTY_KEYS } from './odcs-keys.js';
 import { mapOdcsType, type TypeMapping } from './odcs-type.js';
 import { odcsEntries, optional, peek, peekChild } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
+import { readColumnReference, readColumnSeverity } from './read-property-keys.js';
 import { readPropertyExtras, readQualityRules } from './read-property-rules.js';
-import { readPropertyQuality } from './read-quality.js';
+import { readPropertyQuality } from './read-property-quality.js';
+import type { RuleTolerance } from './read-quality.js';
 import { readTypeOptions } from './read-type-options.js';
 
 /** One `properties[]` entry, read as far as it goes; cross-property checks are the caller's. */
@@ -23,6 +25,8 @@ export interface PropertyRead {
   readonly skipped: boolean;
   readonly primaryKey?: { readonly position?: number };
   readonly requiredWhen?: { readonly column: string; readonly node: Node | null; readonly path: string };
+  /** Thresholds of its quality rules that allow some failing rows (see read-tolerance.ts). */
+  readonly tolerances?: readonly RuleTolerance[];
   readonly node: Node | null;
   readonly path: string;
 }
@@ -43,7 +47,6 @@ export function readProperty(reader: YamlReader, node: Node | null, path: string
   if (peek(reader, entries.get('partitioned')?.value) === true) {
     notEnforced(reader, `${path}.partitioned`, entries.get('partitioned')?.key, 'partitioned: true', 'partitions come from the partition template, and the column is expected inside the files');
   }
-  if (entries.has('relationships')) notEnforced(reader, `${path}.relationships`, entries.get('relationships')?.key, 'relationships (foreign keys)');
   const base = { name, aliases, primaryKey, node, path };
   if (mapping?.kind === 'unsupported') {
     notEnforced(reader, path, node, `column "${name ?? '?'}"`, `${mapping.reason}; the column and its rules are left out of the checks`);
@@ -51,14 +54,18 @@ export function readProperty(reader: YamlReader, node: Node | null, path: string
   }
   if (mapping?.kind !== 'type') return { ...base, skipped: false };
   const options = optional(entries, 'logicalTypeOptions', (n) => readTypeOptions(reader, n, `${path}.logicalTypeOptions`, text('logicalType'), mapping.type)) ?? {};
-  const rules = readQualityRules(reader, mapping.type, options, readPropertyQuality(reader, entries, path));
+  const quality = readPropertyQuality(reader, entries, path);
+  const rules = readQualityRules(reader, mapping.type, options, quality);
   const { extras, requiredWhen } = readPropertyExtras(reader, custom, mapping.type);
+  const references = readColumnReference(reader, entries, custom, path);
   if (name === undefined) return { ...base, skipped: false };
   const column: ColumnSpec = {
     name, type: mapping.type, typeText: mapping.typeText, required: required || rules.required, unique: unique || rules.unique, description,
     enum: rules.enum, pattern: rules.pattern, minLength: options.minLength, maxLength: options.maxLength, min: options.min, max: options.max, ...extras,
+    ...(references ? { references } : {}),
   };
-  return { ...base, column, skipped: false, requiredWhen };
+  const severity = readColumnSeverity(reader, custom, quality, { required, unique, pattern: options.pattern !== undefined }, column, primaryKey !== undefined);
+  return { ...base, column: severity ? { ...column, severity } : column, skipped: false, requiredWhen, tolerances: quality.tolerances ?? [] };
 }
 
 /** `contractGate.type` first, then the ODCS logical and physical types (see odcs-type.ts). */

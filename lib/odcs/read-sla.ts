@@ -7,6 +7,7 @@ import type { YamlReader } from '../contract/yaml-reader.js';
 import { readCustom, SLA_CUSTOM_KEYS, type CustomValues } from './custom-properties.js';
 import type { DatasetRead } from './read-dataset.js';
 import { freshnessColumn, type SlaPromises } from './read-sla-properties.js';
+import { checkWarnLag, readSlaRules, slaSeverity, type SlaRules } from './read-sla-rules.js';
 
 /** `contractGate.sla`: the calendar ODCS has no words for. */
 interface Calendar {
@@ -17,6 +18,7 @@ interface Calendar {
   readonly graceMinutes?: number;
   readonly skipDates?: readonly string[];
   readonly freshnessColumn?: string;
+  readonly rules: SlaRules;
   readonly node: Node | null;
   readonly path: string;
 }
@@ -40,7 +42,7 @@ export function assembleSla(reader: YamlReader, custom: CustomValues, promises: 
   if (freshness && calendar?.freshnessColumn !== undefined && calendar.freshnessColumn !== freshness.column) {
     reader.report('invalid_value', `${calendar.path}.freshnessColumn`, calendar.node, `the latency SLA property checks "${freshness.column}"; freshnessColumn names "${calendar.freshnessColumn}"`);
   }
-  return {
+  const sla: Sla = {
     schedule: calendar?.schedule ?? { kind: 'daily' },
     arrivalBy: arrival?.arrivalBy,
     partitionLag: calendar?.partitionLag ?? 1,
@@ -51,7 +53,12 @@ export function assembleSla(reader: YamlReader, custom: CustomValues, promises: 
     freshnessColumn: freshness?.column ?? calendar?.freshnessColumn,
     minRows: volume.minRows,
     maxRows: volume.maxRows,
+    ...(calendar?.rules.warnLagHours === undefined ? {} : { warnLagHours: calendar.rules.warnLagHours }),
+    ...(calendar?.rules.volumeVsHistory ? { volumeVsHistory: calendar.rules.volumeVsHistory } : {}),
   };
+  if (calendar) checkWarnLag(reader, sla, `${calendar.path}.warnLagHours`, calendar.node);
+  const severity = slaSeverity(reader, calendar?.rules ?? {}, volume.severity, sla);
+  return severity ? { ...sla, severity } : sla;
 }
 
 /** The native contract's rules for schedules and deadlines, placed on the ODCS keys. */
@@ -87,6 +94,7 @@ function readCalendar(reader: YamlReader, node: Node | null, path: string, datas
       const name = reader.string(n, p);
       return name === undefined ? undefined : freshnessColumn(reader, name, n, p, dataset);
     }),
+    rules: readSlaRules(reader, get),
     node,
     path,
   };

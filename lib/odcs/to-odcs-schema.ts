@@ -2,30 +2,35 @@ import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } fr
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
 import { CUSTOM_PREFIX } from './custom-properties.js';
+import { columnSeverity, odcsSeverity, relationship, rowCountRules } from './to-odcs-rules.js';
 
 type Json = Record<string, unknown>;
 
 /** The dataset as the one ODCS schema object, its grain as the primary key. */
 export function schemaObject(contract: Contract): Json {
-  const { grain, columns, extraColumns } = contract.schema;
-  const rowCount = rowCountRule(contract.sla?.minRows, contract.sla?.maxRows);
+  const { grain, columns, extraColumns, severity } = contract.schema;
+  const rowCount = rowCountRules(contract.sla);
   return {
     name: contract.name,
     logicalType: 'object',
     physicalType: 'table',
     properties: columns.map((column) => property(column, grain.indexOf(column.name))),
-    ...(rowCount ? { quality: [rowCount] } : {}),
-    customProperties: [custom('extraColumns', extraColumns)],
+    ...(rowCount.length > 0 ? { quality: rowCount } : {}),
+    customProperties: [custom('extraColumns', extraColumns), ...(severity ? [custom('severity', { ...severity })] : [])],
   };
 }
 
 function property(column: ColumnSpec, keyIndex: number): Json {
   const options = typeOptions(column);
-  const quality = column.enum ? [{ metric: 'invalidValues', arguments: { validValues: [...column.enum] }, mustBe: 0, unit: 'rows' }] : [];
+  const quality = column.enum ? [{ metric: 'invalidValues', arguments: { validValues: [...column.enum] }, mustBe: 0, unit: 'rows', ...odcsSeverity(column.severity?.enum) }] : [];
+  const foreignKey = column.references && relationship(column.references);
+  const severity = columnSeverity(column);
   const extras = [
     ...(column.requiredWhen ? [custom('requiredWhen', { column: column.requiredWhen.column, in: [...column.requiredWhen.in] })] : []),
     ...(column.notInFuture ? [custom('notInFuture', true)] : []),
     ...(column.default !== undefined ? [custom('default', column.default)] : []),
+    ...(severity !== undefined ? [custom('severity', severity === 'warn' ? severity : { ...severity })] : []),
+    ...(column.references && !foreignKey ? [custom('references', { ...column.references })] : []),
   ];
   return {
     name: column.name,
@@ -37,6 +42,7 @@ function property(column: ColumnSpec, keyIndex: number): Json {
     ...(column.unique ? { unique: true } : {}),
     ...(keyIndex >= 0 ? { primaryKey: true, primaryKeyPosition: keyIndex + 1 } : {}),
     ...(Object.keys(options).length > 0 ? { logicalTypeOptions: options } : {}),
+    ...(foreignKey ? { relationships: [foreignKey] } : {}),
     ...(quality.length > 0 ? { quality } : {}),
     ...(extras.length > 0 ? { customProperties: extras } : {}),
   };
@@ -74,15 +80,6 @@ function typeOptions(column: ColumnSpec): Json {
 function instant(millis: number, wallClock: boolean): string {
   const text = formatTimestamp(millis).replace(/\.000Z$/, 'Z');
   return wallClock ? text.replace(/Z$/, '') : text;
-}
-
-/** Volume as rowCount; ODCS wants the two numbers of mustBeBetween distinct. */
-function rowCountRule(minRows: number | undefined, maxRows: number | undefined): Json | undefined {
-  const base = { metric: 'rowCount', unit: 'rows' };
-  if (minRows !== undefined && maxRows !== undefined) return minRows === maxRows ? { ...base, mustBe: minRows } : { ...base, mustBeBetween: [minRows, maxRows] };
-  if (minRows !== undefined) return { ...base, mustBeGreaterOrEqualTo: minRows };
-  if (maxRows !== undefined) return { ...base, mustBeLessOrEqualTo: maxRows };
-  return undefined;
 }
 
 export function custom(key: string, value: unknown): Json {

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import type { Contract, Sla } from '../contract/model.js';
+import { slaSeverity } from './to-odcs-rules.js';
 import { custom, schemaObject } from './to-odcs-schema.js';
 
 type Json = Record<string, unknown>;
@@ -72,12 +73,15 @@ function customProperties(contract: Contract): Json[] {
     ...(owner.notify.every((address) => address.includes('@')) ? [] : [custom('notify', [...owner.notify])]),
     ...(sla ? [custom('sla', calendar(sla))] : []),
     ...(consumers.length > 0 ? [custom('consumers', consumers.map((c) => ({ team: c.team, ...(c.notify.length ? { notify: [...c.notify] } : {}), ...(c.columns.length ? { columns: [...c.columns] } : {}) })))] : []),
+    // ODCS thresholds are per rule; a tolerance is one budget for the rows breaking any of them.
+    ...(contract.onViolation ? [custom('onViolation', { ...contract.onViolation })] : []),
   ];
 }
 
-/** The SLA settings ODCS has no property for; present (even empty) whenever the contract has an SLA. */
+/** The SLA settings and rules ODCS has no property for; present (even empty) whenever the contract has an SLA. */
 function calendar(sla: Sla): Json {
   const { schedule } = sla;
+  const severity = slaSeverity(sla);
   return {
     ...(schedule.kind === 'daily' ? {} : { schedule: schedule.kind === 'cron' ? schedule.expression : schedule.kind }),
     ...(sla.timezone !== undefined ? { timezone: sla.timezone } : {}),
@@ -85,5 +89,9 @@ function calendar(sla: Sla): Json {
     ...(sla.graceMinutes !== 0 ? { graceMinutes: sla.graceMinutes } : {}),
     ...(sla.skipDates.length > 0 ? { skipDates: [...sla.skipDates] } : {}),
     ...(sla.freshnessColumn !== undefined && sla.maxLagHours === undefined ? { freshnessColumn: sla.freshnessColumn } : {}),
+    // The latency SLA property is the error threshold; ODCS has no second one to warn at.
+    ...(sla.warnLagHours !== undefined ? { warnLagHours: sla.warnLagHours } : {}),
+    ...(sla.volumeVsHistory ? { volumeVsHistory: { ...sla.volumeVsHistory } } : {}),
+    ...(severity ? { severity } : {}),
   };
 }

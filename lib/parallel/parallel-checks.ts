@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { buildCheckPlan, type CheckPlan } from '../checks/check-plan.js';
 import { checkSlice, type SliceResult } from '../checks/check-slice.js';
 import { finishRun, runChecks, type CheckRun, type PartitionFile, type ValidateOptions } from '../checks/validate-partition.js';
+import type { PlanFacts } from '../checks/plan-facts.js';
 import type { Contract } from '../contract/model.js';
 import { GateError, isGateErrorCode } from '../errors.js';
 import { planWork, sliceByWork, totalWork } from './plan-work.js';
@@ -28,6 +29,8 @@ export interface ParallelOptions extends ValidateOptions {
   readonly minValues?: number;
   /** How a worker opens file `index`. @default the file's path on the local disk */
   readonly describe?: (file: PartitionFile, index: number) => WorkerFile;
+  /** What the contract's cross-partition rules need, read from the lake beforehand. */
+  readonly facts?: PlanFacts;
 }
 
 const onLocalDisk = (file: PartitionFile): WorkerFile => ({ kind: 'local', path: file.path, byteLength: file.byteLength });
@@ -38,7 +41,7 @@ const onLocalDisk = (file: PartitionFile): WorkerFile => ({ kind: 'local', path:
  * single thread would write. Workers open the files themselves, as `describe` says.
  */
 export async function runChecksInParallel(contract: Contract, now: number, files: readonly PartitionFile[], options: ParallelOptions = {}): Promise<CheckRun> {
-  const plan = buildCheckPlan(contract, now);
+  const plan = buildCheckPlan(contract, now, options.facts);
   if (options.workers !== undefined && options.workers <= 1) return runChecks(plan, files, options);
   const cores = options.cores ?? availableParallelism();
   if (options.workers === undefined && cores <= 1) return runChecks(plan, files, options);

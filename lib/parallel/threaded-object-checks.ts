@@ -14,8 +14,9 @@ export interface S3Location {
  * the listed ETag. One thread, or a partition the footers prove cheap, runs as before.
  */
 export function threadedObjectChecks(location: S3Location, threads: number, minValues?: number): CheckRunner {
-  return (store, contract, now, staged) => runChecksInParallel(contract, now, staged.map((f) => objectFile(store, f)), {
+  return (store, contract, now, staged, facts) => runChecksInParallel(contract, now, staged.map((f) => objectFile(store, f)), {
     cores: threads,
+    ...(facts ? { facts } : {}),
     ...(minValues === undefined ? {} : { minValues }),
     describe: (_, index) => {
       const { key, size, etag } = staged[index]!;

@@ -16,6 +16,8 @@ export function readOnlyStore(store: ObjectStore): ObjectStore {
     read: (key, start, end, options) => store.read(key, start, end, options),
     list: (prefix) => store.list(prefix),
     put: async (key) => refuse('put', key),
+    // Refused before a chunk is pulled, rather than after put's fallback has joined them all.
+    upload: async (key) => refuse('upload', key),
     copy: async (_source, target) => refuse('copy to', target),
     delete: async (key) => refuse('delete', key),
   };

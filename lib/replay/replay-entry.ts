@@ -3,7 +3,7 @@ import { runChecks } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
 import { isoSeconds } from '../contract/temporal.js';
 import { describeError, GateError } from '../errors.js';
-import type { Report } from '../report/report.js';
+import { isPublishable, type Report } from '../report/report.js';
 import { objectFile } from '../storage/object-file.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { HistoryEntry } from './history-entry.js';
@@ -39,7 +39,7 @@ export async function replayEntry(store: ObjectStore, contract: Contract, entry:
   if (partitionTime(contract.produces.partition, entry.partition) === undefined) return { ...base, ...badPartition(contract, entry, entry.decidedAt) };
   try {
     const run = await runChecks(buildCheckPlan(contract, entry.decidedAt), entry.files.map((file) => objectFile(store, file)));
-    return { ...base, replayed: run.report.status === 'pass' ? 'published' : 'quarantined', report: run.report };
+    return { ...base, replayed: isPublishable(run.report) ? 'published' : 'quarantined', report: run.report };
   } catch (error) {
     // Only these mean "not the bytes the gate judged"; anything else (the bucket unreachable) stops the run.
     if (!(error instanceof GateError && (error.code === 'not_found' || error.code === 'precondition_failed'))) throw error;
@@ -66,7 +66,7 @@ function badPartition(contract: Contract, entry: HistoryEntry, decidedAt: number
     contract: { name: contract.name, version: contract.version.text },
     rows: 0,
     files: entry.files.map((file) => ({ path: file.key, rows: 0, bytes: file.size })),
-    violations: [{ rule: 'bad_partition', count: 1, message, samples: [{ file: entry.record.key, row: null, value: null }] }],
+    violations: [{ rule: 'bad_partition', severity: 'error', count: 1, message, samples: [{ file: entry.record.key, row: null, value: null }] }],
     checked_at: isoSeconds(decidedAt),
   };
   return { replayed: 'quarantined', report };

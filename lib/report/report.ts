@@ -23,15 +23,27 @@ export type RuleId =
   | 'grain'
   | 'min_rows'
   | 'max_rows'
-  | 'freshness';
+  | 'volume_vs_history'
+  | 'freshness'
+  | 'references';
 
 /**
  * Report order: what stops the gate from reading at all (no contract, a retired version, a path
  * or a manifest that does not fit), what stops reading first, then schema, then values, then the partition. */
 export const RULE_ORDER: readonly RuleId[] = [
   'no_contract', 'retired', 'bad_partition', 'manifest', 'changed_during_validation', 'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
-  'pattern', 'length', 'not_in_future', 'unique', 'grain', 'min_rows', 'max_rows', 'freshness',
+  'pattern', 'length', 'not_in_future', 'references', 'unique', 'grain', 'min_rows', 'max_rows', 'volume_vs_history', 'freshness',
 ];
+
+/**
+ * Rules about single rows: with `on_violation` in the contract, rows breaking only these are
+ * withheld (dead-lettered) and the rest published. A `type` or `unreadable` finding is row-level
+ * only when it names a row (an unparseable value or line); about a whole file it is batch-level.
+ */
+export const ROW_LEVEL_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['type', 'unreadable', 'required', 'enum', 'min', 'max', 'pattern', 'length', 'not_in_future']);
+
+/** `error` blocks the publish; a `warning` is reported, kept in `_SUCCESS` and notified. */
+export type ViolationSeverity = 'error' | 'warning';
 
 export type SampleValue = string | number | boolean | null | { readonly [column: string]: SampleValue };
 
@@ -44,6 +56,7 @@ export interface Sample {
 
 export interface Violation {
   readonly rule: RuleId;
+  readonly severity: ViolationSeverity;
   readonly column?: string;
   readonly count: number;
   readonly message: string;
@@ -56,13 +69,38 @@ export interface FileSummary {
   readonly bytes: number;
 }
 
+/**
+ * `pass`: no finding. `warn`: publishable, with warnings or with rows withheld under the contract's
+ * row tolerance. `fail`: an error blocks the publish.
+ */
+export type ReportStatus = 'pass' | 'warn' | 'fail';
+
 export interface Report {
-  readonly status: 'pass' | 'fail';
+  readonly status: ReportStatus;
   readonly contract: { readonly name: string; readonly version: string };
   readonly rows: number;
   readonly files: readonly FileSummary[];
   readonly violations: readonly Violation[];
   readonly checked_at: string;
+  /** With `on_violation`, when every error was row-level: how many rows broke rules and how many may. */
+  readonly tolerance?: ToleranceOutcome;
+  /** Things a reader should know that are no violation, e.g. a rule skipped for want of history. */
+  readonly notes?: readonly string[];
+}
+
+export interface ToleranceOutcome {
+  /** Distinct rows breaking at least one error rule. */
+  readonly invalid_rows: number;
+  readonly allowed_rows: number;
+  /** As the contract says it: `2%` or `100 rows`. */
+  readonly tolerance: string;
+  /** True when the invalid rows are withheld and the rest published; false when the batch is quarantined. */
+  readonly withheld: boolean;
+}
+
+/** A report that lets the batch (or its valid rows) be published. */
+export function isPublishable(report: Pick<Report, 'status'>): boolean {
+  return report.status !== 'fail';
 }
 
 export const MAX_SAMPLES = 5;

@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { constants, link, lstat, mkdir, open, readdir, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { describeError, GateError } from '../errors.js';
 import { copyHashing, EtagCache, md5Hex } from './etag-cache.js';
-import { errorCode, isMissing, undefinedIfMissing } from './fs-errors.js';
+import { errorCode, undefinedIfMissing } from './fs-errors.js';
 import { withKeyLock } from './key-lock.js';
 import { assertInside, isKeySegment, keyPath, lockPath, tempPath } from './key-paths.js';
-import { checkRange, type ObjectInfo, type ObjectStore, type CopyOptions, type ReadOptions, type WriteOptions } from './object-store.js';
+import { openObject, readRange } from './local-reads.js';
+import { checkRange, pullChunks, type ObjectInfo, type ObjectStore, type CopyOptions, type ReadOptions, type WriteOptions } from './object-store.js';
 
 interface Staged { temp: string; etag: string; stats: Stats }
 
@@ -99,6 +101,15 @@ export function localObjectStore(options: { root: string }): ObjectStore {
       });
     },
 
+    /** Streams into the temp file put uses, hashing as it writes: the ETag is the one put gives the same bytes. */
+    async upload(key, chunks) {
+      const path = pathOf(key);
+      return guarded('upload', key, async () => {
+        const staged = await stageTemp(root, path, inside, (handle) => writeHashing(handle, pullChunks(chunks, where(key))));
+        return { ...(await finish(path, key, staged, {})), size: staged.stats.size };
+      });
+    },
+
     async copy(sourceKey, targetKey, writeOptions: CopyOptions = {}) {
       const sourcePath = pathOf(sourceKey);
       const path = pathOf(targetKey);
@@ -156,6 +167,16 @@ async function stageTemp(root: string, path: string, inside: (dir: string) => Pr
   }
 }
 
+/** Appends each chunk to a file and returns the MD5 hex of them all. */
+async function writeHashing(handle: FileHandle, chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    await handle.writeFile(chunk); // from the current position, however many writes it takes
+  }
+  return hash.digest('hex');
+}
+
 /** Under the key's lock: check the conditions against what is there, then move the temp into place. */
 async function commit(path: string, temp: string, conditions: WriteOptions, current: () => Promise<ObjectInfo | undefined>, where: string): Promise<void> {
   const failed = (why: string) => new GateError('precondition_failed', `${where}: precondition failed (${why})`, { context: { location: where } });
@@ -204,29 +225,6 @@ async function prune(root: string, dir: string): Promise<void> {
     const removed = await rmdir(current).then(() => true, () => false);
     if (!removed) return;
   }
-}
-
-/** Opens an object without following a final symlink; anything but a regular file is not_found. */
-async function openObject(path: string, parentExists: boolean, what: string): Promise<FileHandle> {
-  const missing = (cause?: unknown) => new GateError('not_found', `${what}: no such key`, { cause });
-  if (!parentExists) throw missing();
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: unknown) => {
-    throw isMissing(error) ? missing(error) : error;
-  });
-  if ((await handle.stat()).isFile()) return handle;
-  await handle.close();
-  throw missing();
-}
-
-async function readRange(handle: FileHandle, start: number, end: number): Promise<Uint8Array> {
-  const { size } = await handle.stat();
-  const buffer = new Uint8Array(Math.max(0, Math.min(end, size) - start));
-  for (let done = 0; done < buffer.length; ) {
-    const { bytesRead } = await handle.read(buffer, done, buffer.length - done, start + done);
-    if (bytesRead === 0) return buffer.subarray(0, done);
-    done += bytesRead;
-  }
-  return buffer;
 }
 
 function unquote(etag: string): string {

@@ -1,4 +1,4 @@
-import { GateError } from '../errors.js';
+import { describeError, GateError } from '../errors.js';
 
 /**
  * The object-store port: what the gate needs from S3, and nothing more. Keys are full object
@@ -20,6 +20,18 @@ export interface ObjectStore {
   copy(sourceKey: string, targetKey: string, options?: CopyOptions): Promise<{ etag: string }>;
   /** Deleting a key that does not exist succeeds, as on S3; with `ifMatch`, only that version is deleted. */
   delete(key: string, options?: ReadOptions): Promise<void>;
+  /**
+   * Writes a body handed out in chunks without holding it whole (S3: a multipart upload), so a
+   * file the gate rewrites costs a few chunks of memory, not its size. The object appears whole
+   * or not at all; a chunk must not change once yielded. An error the chunks throw ends the
+   * upload as a GateError (see pullChunks). Optional so that wrappers and test stores need not
+   * implement it: call it through uploadChunks, which falls back to `put`.
+   */
+  upload?(key: string, chunks: AsyncIterable<Uint8Array>, options?: UploadOptions): Promise<{ etag: string; size: number }>;
+}
+
+export interface UploadOptions {
+  readonly contentType?: string;
 }
 
 export interface ObjectInfo {
@@ -74,4 +86,38 @@ export async function readVersion(store: ObjectStore, key: string): Promise<{ by
 export function checkRange(where: string, start: number, end: number): void {
   if (Number.isSafeInteger(start) && Number.isSafeInteger(end) && start >= 0 && end >= start) return;
   throw new GateError('bad_arguments', `read ${where}: bad byte range [${start}, ${end})`);
+}
+
+/**
+ * Writes chunks to a key through the store's streaming `upload` when it has one, else joins them
+ * and puts the whole body. Both exist because only some stores can stream: the adapters do, while
+ * the many wrappers and test stores implement the port's required methods only, and a body of
+ * chunks must still reach them (with the memory of the whole body, which for them is small).
+ */
+export async function uploadChunks(store: ObjectStore, key: string, chunks: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<{ etag: string; size: number }> {
+  if (store.upload) return store.upload(key, chunks, options);
+  const parts: Uint8Array[] = [];
+  for await (const chunk of pullChunks(chunks, `${store.location}/${key}`)) parts.push(chunk);
+  const body = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.length;
+  }
+  const { etag } = await store.put(key, body, options);
+  return { etag, size: body.length };
+}
+
+/**
+ * The chunks of an upload, with any error they throw as a GateError naming the upload (a
+ * GateError passes as it is). A producer's failure then reads like any failed write, and can
+ * never pass for the store's own, such as the ENOENT the local store answers by trying again.
+ */
+export async function* pullChunks(chunks: AsyncIterable<Uint8Array>, where: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of chunks) yield chunk;
+  } catch (error) {
+    if (error instanceof GateError) throw error;
+    throw new GateError('storage_failed', `upload ${where}: the chunks failed: ${describeError(error)}`, { cause: error, context: { location: where } });
+  }
 }

@@ -8,8 +8,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { describeError, GateError } from '../errors.js';
-import { checkRange, type CopyOptions, type ObjectInfo, type ObjectStore } from './object-store.js';
+import { checkRange, pullChunks, type CopyOptions, type ObjectInfo, type ObjectStore } from './object-store.js';
 import { copyInParts, SINGLE_COPY_LIMIT } from './s3-multipart-copy.js';
+import { MIN_PART_SIZE, uploadInParts } from './s3-multipart-upload.js';
 
 /**
  * The object-store port over any S3-compatible endpoint. Conditions are sent to S3 so the
@@ -22,12 +23,18 @@ export interface S3ObjectStoreOptions {
   readonly multipartCopyAbove?: number;
   /** @default 512 MiB */
   readonly copyPartSize?: number;
+  /** The least bytes per part of an upload (the memory it takes is about two parts). @default 5 MiB, S3's minimum */
+  readonly uploadPartSize?: number;
 }
 
 export function s3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
   const { client, bucket } = options;
   const multipartAbove = options.multipartCopyAbove ?? SINGLE_COPY_LIMIT;
   const partSize = options.copyPartSize ?? 512 * 1024 ** 2;
+  const uploadPartSize = options.uploadPartSize ?? MIN_PART_SIZE;
+  if (!(Number.isSafeInteger(uploadPartSize) && uploadPartSize >= MIN_PART_SIZE)) {
+    throw new GateError('bad_arguments', `uploadPartSize ${uploadPartSize}: S3 takes parts of at least ${MIN_PART_SIZE} bytes`);
+  }
   const location = `s3://${bucket}`;
   const fail = (op: string, key: string, error: unknown): never => {
     throw toGateError(op, `${location}/${key}`, error);
@@ -99,6 +106,15 @@ export function s3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
       } catch (error) {
         if (errorKind(error) === 'not_found') await throwMissingCopyPart(store, sourceKey, target, copyOptions, error);
         return fail('copy', targetKey, error);
+      }
+    },
+
+    async upload(key, chunks, uploadOptions = {}) {
+      try {
+        const pulled = pullChunks(chunks, `${location}/${key}`);
+        return await uploadInParts({ client, bucket, key, chunks: pulled, partSize: uploadPartSize, contentType: uploadOptions.contentType });
+      } catch (error) {
+        return fail('upload', key, error);
       }
     },
 

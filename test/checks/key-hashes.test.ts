@@ -86,7 +86,7 @@ schema:
     const state = collidingState([3, 2]);
     await confirmDuplicates(state, [memoryFile('a.csv', 'id\nx\ny\nx\n'), memoryFile('b.csv', 'id\nz\ny\n')]);
     expect(state.log.violations()).toEqual([{
-      rule: 'grain', count: 2, message: '2 values of the grain (id) occur more than once',
+      rule: 'grain', severity: 'error', count: 2, message: '2 values of the grain (id) occur more than once',
       samples: [
         { file: 'a.csv', row: 0, value: 'x' }, { file: 'a.csv', row: 1, value: 'y' },
         { file: 'a.csv', row: 2, value: 'x' }, { file: 'b.csv', row: 1, value: 'y' },

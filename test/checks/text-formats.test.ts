@@ -49,7 +49,7 @@ describe('validatePartition on CSV', () => {
       memoryFile('b.csv', 'id,kind,price,at,day,ok\n+7,view,1,2026-11-29T11:00:00Z,,\n8,view,1,2026-11-29T11:00:00Z,,\n'),
     ]);
     expect(report.violations).toEqual([{
-      rule: 'grain', count: 1, message: '1 value of the grain (id) occurs more than once',
+      rule: 'grain', severity: 'error', count: 1, message: '1 value of the grain (id) occurs more than once',
       samples: [{ file: 'a.csv', row: 0, value: 7 }, { file: 'b.csv', row: 0, value: 7 }],
     }]);
   });

@@ -112,7 +112,7 @@ schema:\n  grain: [region, n]\n  columns:\n    - { name: region, type: string, r
     expect(counts(await validate(ordersContract(), [ordersFile('a.parquet', 999)]))).toEqual({ min_rows: 1 });
     const small = ordersContract((y) => y.replace('max_rows: 5000000', 'max_rows: 1500'));
     const report = await validate(small, [ordersFile('a.parquet', 1000), ordersFile('b.parquet', 1000, 1000)]);
-    expect(report.violations).toEqual([{ rule: 'max_rows', count: 1, message: 'the partition has 2000 rows; the contract allows at most 1500', samples: [] }]);
+    expect(report.violations).toEqual([{ rule: 'max_rows', severity: 'error', count: 1, message: 'the partition has 2000 rows; the contract allows at most 1500', samples: [] }]);
   });
 
   it('fails freshness when the newest updated_at is older than max_lag_hours, naming the newest row', async () => {

@@ -76,9 +76,9 @@ describe('validate --format junit', () => {
     const report: Report = {
       status: 'fail', contract: { name: 'orders', version: '1.2.0' }, rows: 2, files: [{ path: `p<&>.parquet`, rows: 2, bytes: 10 }], checked_at: NOW,
       violations: [
-        { rule: 'enum', column: 'status', count: 2, message: hostile, samples: [{ file: 'x]]>y&.parquet', row: 0, value: hostile }, { file: 'z', row: 1, value: controls }] },
-        { rule: 'manifest', count: 1, message: controls, samples: [] },
-        { rule: 'manifest', count: 1, message: `two\r\nlines ${hostile}`, samples: [] },
+        { rule: 'enum', severity: 'error', column: 'status', count: 2, message: hostile, samples: [{ file: 'x]]>y&.parquet', row: 0, value: hostile }, { file: 'z', row: 1, value: controls }] },
+        { rule: 'manifest', severity: 'error', count: 1, message: controls, samples: [] },
+        { rule: 'manifest', severity: 'error', count: 1, message: `two\r\nlines ${hostile}`, samples: [] },
       ],
     };
     const root = parseStrictXml(formatJunitReport(report, buildCheckPlan(orders(), Date.parse(NOW))));

@@ -43,7 +43,7 @@ describe('contract-gate validate', () => {
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(Object.keys(report)).toEqual(['status', 'contract', 'rows', 'files', 'violations', 'checked_at']);
-    expect(Object.keys(report.violations[0])).toEqual(['rule', 'column', 'count', 'message', 'samples']);
+    expect(Object.keys(report.violations[0])).toEqual(['rule', 'severity', 'column', 'count', 'message', 'samples']);
     expectGolden('validate-bad.json', stdout);
   });
 

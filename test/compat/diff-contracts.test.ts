@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHANGE_IDS, type Bump, type ChangeClass, type ChangeId, type DeclaredBump } from '../../lib/compat/contract-diff.js';
 import { diffContracts } from '../../lib/compat/diff-contracts.js';
 import { GateError } from '../../lib/errors.js';
+import { KEY_CASES } from './rule-key-cases.js';
 import { addColumn, AMOUNT, applyEdits, consumersBlock, COUPON, loadText, ORDERED, ORDERS_V1, REFUND, setMode, setVersion, UPDATED, type Edit, type Mode } from './contract-edits.js';
 
 interface Case {
@@ -98,8 +99,8 @@ describe('diffContracts classifies each change of a contract', () => {
     expect({ required: diff.required_bump, declared: diff.declared_bump, ok: diff.ok }).toEqual({ required: c.required, declared: c.declared ?? 'minor', ok: c.ok });
   });
 
-  it('the table above covers every change id', () => {
-    const covered = new Set(CASES.flatMap((c) => c.changes.map(([id]) => id)));
+  it('the table above and the rule-key cases (rule-key-cases.ts) cover every change id', () => {
+    const covered = new Set([...CASES, ...KEY_CASES].flatMap((c) => c.changes.map(([id]) => id)));
     expect([...CHANGE_IDS].filter((id) => !covered.has(id))).toEqual([]);
   });
 

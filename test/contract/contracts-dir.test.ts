@@ -67,6 +67,22 @@ describe('contract.schema.json', () => {
     ['a deprecated version with a sunset date', withLines('status: deprecated', 'sunset: 2026-06-30')],
     ['an empty grain, an empty sla and an empty compat', withLines('  grain: []', 'sla: {}', 'compat: {}')],
     ['a partition template with an hour and a literal', withLines('  extra_columns: reject').replace('{ format: csv }', '{ format: jsonl, partition: "dt={ds}/hr={hh}/region=eu-1" }')],
+    ['a row tolerance', withLines('on_violation: { row_tolerance: 0.02 }')],
+    ['a number of invalid rows', withLines('on_violation: { max_invalid_rows: 0 }')],
+    ['severities of a column, the schema and the sla', withLines(
+      '    - { name: id, type: string, required: true, severity: warn }',
+      '    - { name: code, type: string, enum: [a], severity: { enum: warn, type: error } }',
+      '  grain: [id]',
+      '  extra_columns: warn',
+      '  severity: { grain: warn, extra_columns: warn }',
+      'sla: { min_rows: 1, severity: { min_rows: warn } }',
+    )],
+    ['a reference with a major and a partition', withLines('    - { name: customer_id, type: string, references: { contract: customers, column: customer_id, major: 2, partition: dt=2026-11-30 } }')],
+    ['a freshness warning and a volume band', withLines(
+      '    - { name: ts, type: timestamp }',
+      'sla: { warn_lag_hours: 6, max_lag_hours: 26, freshness_column: ts, volume_vs_history: { lookback: 14, min_ratio: 0, max_ratio: 3 } }',
+    )],
+    ['a column default', withLines('    - { name: n, type: int64, default: 0 }')],
   ])('accepts %s, as the loader does', (_what, text) => {
     expect(parseContract(text, 'contracts/orders.v1.yaml').problems).toEqual([]);
     expect(schemaErrors(text)).toEqual([]);
@@ -82,6 +98,17 @@ describe('contract.schema.json', () => {
     ['arrival_by without timezone', withLines('sla: { arrival_by: "06:00" }')],
     ['a partition template without {ds}', withLines().replace('{ format: csv }', '{ format: csv, partition: "hr={hh}" }')],
     ['an unknown key', withLines('owners: x')],
+    ['a row tolerance of 1 or more', withLines('on_violation: { row_tolerance: 2 }')],
+    ['both row_tolerance and max_invalid_rows', withLines('on_violation: { row_tolerance: 0.02, max_invalid_rows: 100 }')],
+    ['an empty on_violation', withLines('on_violation: {}')],
+    ['a severity other than error or warn', withLines('    - { name: id, type: string, severity: info }')],
+    ['a severity for a rule no column has', withLines('    - { name: id, type: string, severity: { grain: warn } }')],
+    ['a reference without a column', withLines('    - { name: id, type: string, references: { contract: customers } }')],
+    ['a reference to a contract that is no dataset name', withLines('    - { name: id, type: string, references: { contract: Customers, column: id } }')],
+    ['warn_lag_hours without freshness_column', withLines('sla: { warn_lag_hours: 6 }')],
+    ['a volume band without a ratio', withLines('sla: { volume_vs_history: { lookback: 7 } }')],
+    ['a lookback below 3', withLines('sla: { volume_vs_history: { lookback: 2, min_ratio: 0.5 } }')],
+    ['a max_ratio of 0', withLines('sla: { volume_vs_history: { max_ratio: 0 } }')],
   ])('rejects %s, as the loader does', (_what, text) => {
     expect(parseContract(text, 'contracts/orders.v1.yaml').problems).not.toEqual([]);
     expect(schemaErrors(text)).not.toEqual([]);

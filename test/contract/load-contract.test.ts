@@ -119,7 +119,7 @@ describe('parseContract: keys', () => {
     const text = yaml(...HEAD, ...SCHEMA, 'sla: { colour: blue }');
     expect(problemsIn(text)).toEqual([{ code: 'unknown_key', path: 'sla.colour', line: 8, column: 8 }]);
     expect(messagesIn(text)).toEqual([
-      'unknown key "colour"; expected one of: schedule, arrival_by, timezone, partition_lag, grace_minutes, skip_dates, max_lag_hours, freshness_column, min_rows, max_rows',
+      'unknown key "colour"; expected one of: schedule, arrival_by, timezone, partition_lag, grace_minutes, skip_dates, max_lag_hours, warn_lag_hours, freshness_column, min_rows, max_rows, volume_vs_history, severity',
     ]);
   });
 
@@ -444,6 +444,49 @@ describe('parseContract: results', () => {
       },
       consumers: [],
       compat: { mode: 'backward' },
+    });
+  });
+
+  it('loads severities, a row tolerance, a freshness warning, a volume band and a reference into the model', () => {
+    const text = yaml(
+      ...HEAD,
+      'on_violation: { max_invalid_rows: 100 }',
+      'schema:',
+      '  grain: [order_id]',
+      '  extra_columns: warn',
+      '  severity: { grain: warn }',
+      '  columns:',
+      '    - { name: order_id, type: string }',
+      '    - { name: customer_id, type: string, references: { contract: customers, column: customer_id, major: 1 }, severity: { references: warn } }',
+      '    - { name: note, type: string, severity: warn }',
+      '    - { name: updated_at, type: timestamp }',
+      'sla:',
+      '  max_lag_hours: 26',
+      '  warn_lag_hours: 6',
+      '  freshness_column: updated_at',
+      '  min_rows: 10',
+      '  volume_vs_history: { lookback: 7, min_ratio: 0.9, max_ratio: 3 }',
+      '  severity: { min_rows: warn, volume_vs_history: warn, freshness: error }',
+    );
+    const { contract, problems } = parseContract(text, FILE);
+    expect(problems).toEqual([]);
+    const column = { required: false, unique: false, notInFuture: false, type: { kind: 'string' }, typeText: 'string' };
+    const allWarn = { required: 'warn', required_when: 'warn', type: 'warn', enum: 'warn', min: 'warn', max: 'warn', pattern: 'warn', length: 'warn', not_in_future: 'warn', unique: 'warn', references: 'warn' };
+    expect(contract?.onViolation).toEqual({ maxInvalidRows: 100 });
+    expect(contract?.schema).toEqual({
+      grain: ['order_id'],
+      extraColumns: 'warn',
+      severity: { grain: 'warn' },
+      columns: [
+        { ...column, name: 'order_id' },
+        { ...column, name: 'customer_id', references: { contract: 'customers', column: 'customer_id', major: 1 }, severity: { references: 'warn' } },
+        { ...column, name: 'note', severity: allWarn },
+        { ...column, name: 'updated_at', type: { kind: 'timestamp' }, typeText: 'timestamp' },
+      ],
+    });
+    expect(contract?.sla).toEqual({
+      schedule: { kind: 'daily' }, partitionLag: 1, graceMinutes: 0, skipDates: [], maxLagHours: 26, warnLagHours: 6, freshnessColumn: 'updated_at', minRows: 10,
+      volumeVsHistory: { lookback: 7, minRatio: 0.9, maxRatio: 3 }, severity: { min_rows: 'warn', volume_vs_history: 'warn' },
     });
   });
 

@@ -27,21 +27,41 @@ export interface SpecColumn {
   readonly maxLength?: number;
   readonly unique: boolean;
   readonly notInFuture: boolean;
+  readonly references?: { readonly contract: string; readonly column: string };
+  readonly severity?: SpecColumnSeverity;
 }
+
+export type SpecSeverity = 'error' | 'warn';
+
+/**
+ * How a column's `severity` is written: `warn` (every rule it declares), or a map of rule to
+ * severity. A map may name a rule the column does not declare: the loader warns and ignores it.
+ */
+export type SpecColumnSeverity = { readonly all: 'warn' } | { readonly rules: Readonly<Record<string, SpecSeverity>> };
 
 export interface SpecSla {
   readonly minRows?: number;
   readonly maxRows?: number;
-  readonly freshness?: { readonly column: string; readonly maxLagHours: number };
+  /** At least one of the lags; warn_lag_hours below max_lag_hours. */
+  readonly freshness?: { readonly column: string; readonly maxLagHours?: number; readonly warnLagHours?: number };
+  readonly volumeVsHistory?: { readonly lookback: number; readonly minRatio?: number; readonly maxRatio?: number };
+  /** `sla.severity`, by rule: min_rows, max_rows, volume_vs_history, freshness. */
+  readonly severity?: Readonly<Record<string, SpecSeverity>>;
 }
+
+/** `on_violation`: a fraction as the YAML writes it (`0.02`), or a number of rows. */
+export type SpecTolerance = { readonly fraction: string } | { readonly rows: number };
 
 export interface SpecContract {
   readonly name: string;
   readonly format: DataFormat;
   readonly columns: readonly SpecColumn[];
   readonly grain: readonly string[];
-  readonly extraColumns: 'allow' | 'reject';
+  readonly extraColumns: 'allow' | 'warn' | 'reject';
+  /** `schema.severity`: grain, extra_columns. */
+  readonly schemaSeverity?: Readonly<Record<string, SpecSeverity>>;
   readonly sla: SpecSla;
+  readonly tolerance?: SpecTolerance;
   /** The check time (epoch ms) for not_in_future and freshness. */
   readonly now: number;
 }

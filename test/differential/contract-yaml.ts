@@ -14,9 +14,11 @@ export function contractYaml(contract: SpecContract): string {
     'schema:',
     `  grain: [${contract.grain.map(quote).join(', ')}]`,
     `  extra_columns: ${contract.extraColumns}`,
+    ...(contract.schemaSeverity ? [`  severity: ${severityMap(contract.schemaSeverity)}`] : []),
     '  columns:',
     ...contract.columns.map((column) => `    - ${columnYaml(column)}`),
     ...slaYaml(contract),
+    ...toleranceYaml(contract),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -35,15 +37,39 @@ function columnYaml(column: SpecColumn): string {
   if (column.maxLength !== undefined) fields.push(`max_length: ${column.maxLength}`);
   if (column.unique) fields.push('unique: true');
   if (column.notInFuture) fields.push('not_in_future: true');
+  if (column.references) fields.push(`references: { contract: ${column.references.contract}, column: ${quote(column.references.column)} }`);
+  if (column.severity) fields.push(`severity: ${'all' in column.severity ? column.severity.all : severityMap(column.severity.rules)}`);
   return `{ ${fields.join(', ')} }`;
 }
 
+function severityMap(rules: Readonly<Record<string, string>>): string {
+  return `{ ${Object.entries(rules).map(([rule, severity]) => `${rule}: ${severity}`).join(', ')} }`;
+}
+
 function slaYaml(contract: SpecContract): string[] {
-  const { minRows, maxRows, freshness } = contract.sla;
+  const { minRows, maxRows, freshness, volumeVsHistory: volume, severity } = contract.sla;
   const fields = [
     ...(minRows === undefined ? [] : [`  min_rows: ${minRows}`]),
     ...(maxRows === undefined ? [] : [`  max_rows: ${maxRows}`]),
-    ...(freshness ? [`  freshness_column: ${quote(freshness.column)}`, `  max_lag_hours: ${freshness.maxLagHours}`] : []),
+    ...(freshness ? [`  freshness_column: ${quote(freshness.column)}`] : []),
+    ...(freshness?.maxLagHours === undefined ? [] : [`  max_lag_hours: ${freshness.maxLagHours}`]),
+    ...(freshness?.warnLagHours === undefined ? [] : [`  warn_lag_hours: ${freshness.warnLagHours}`]),
+    ...(volume ? [`  volume_vs_history: { ${volumeFields(volume).join(', ')} }`] : []),
+    ...(severity ? [`  severity: ${severityMap(severity)}`] : []),
   ];
   return fields.length === 0 ? [] : ['sla:', ...fields];
+}
+
+function volumeFields(volume: NonNullable<SpecContract['sla']['volumeVsHistory']>): string[] {
+  return [
+    `lookback: ${volume.lookback}`,
+    ...(volume.minRatio === undefined ? [] : [`min_ratio: ${volume.minRatio}`]),
+    ...(volume.maxRatio === undefined ? [] : [`max_ratio: ${volume.maxRatio}`]),
+  ];
+}
+
+function toleranceYaml(contract: SpecContract): string[] {
+  const { tolerance } = contract;
+  if (!tolerance) return [];
+  return [`on_violation: { ${'fraction' in tolerance ? `row_tolerance: ${tolerance.fraction}` : `max_invalid_rows: ${tolerance.rows}`} }`];
 }

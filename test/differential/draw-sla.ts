@@ -3,7 +3,7 @@ import type { SpecContract, SpecSla } from './contract-spec.js';
 import type { Random } from './random-tools.js';
 import type { LogicalTable } from '../writers/logical-table.js';
 
-const HOUR = 3_600_000;
+export const HOUR = 3_600_000;
 
 /**
  * Volume and freshness bands drawn around what the data holds, so they land on both sides and
@@ -30,7 +30,7 @@ function drawFreshness(contract: SpecContract, tables: readonly LogicalTable[], 
 }
 
 /** The newest value among files that store the column with its contract type (a guess: good enough to aim). */
-function newestValue(tables: readonly LogicalTable[], name: string, kind: string): number | undefined {
+export function newestValue(tables: readonly LogicalTable[], name: string, kind: string): number | undefined {
   let newest: number | undefined;
   for (const table of tables) {
     const column = table.columns.find((c) => c.name === name && c.type === kind);

@@ -2,21 +2,21 @@ import type { Report } from '../../lib/report/report.js';
 import type { SpecContract } from './contract-spec.js';
 import { queryRows } from './duckdb-session.js';
 import type { FileView } from './file-view.js';
-import { rowCounts } from './oracle-rules.js';
+import { rowCounts, type RowCount } from './oracle-rules.js';
 import { countKey } from './outcome.js';
 
 /**
  * Every sample contract-gate gives for a row rule must point at a row that breaks that rule, as
  * the oracle's own condition says: a wrong row number (across row groups, pages or slices) shows
- * here even when the counts agree.
+ * here even when the counts agree. `more`: conditions of rules beyond the row rules (references).
  */
-export async function sampleDifferences(contract: SpecContract, report: Report, paths: readonly string[], views: readonly FileView[]): Promise<string[]> {
+export async function sampleDifferences(contract: SpecContract, report: Report, paths: readonly string[], views: readonly FileView[], more: (view: FileView) => RowCount[] = () => []): Promise<string[]> {
   const out: string[] = [];
   for (const violation of report.violations) {
     const key = countKey(violation.rule, violation.column);
     for (const [index, path] of paths.entries()) {
       const rows = violation.samples.filter((s) => s.file === path && s.row !== null).map((s) => s.row as number);
-      const condition = rowCounts(contract, views[index]!).find((c) => c.key === key);
+      const condition = [...rowCounts(contract, views[index]!), ...more(views[index]!)].find((c) => c.key === key);
       if (rows.length === 0 || !condition) continue;
       const innocent = await rowsNotBreaking(views[index]!, condition.where, rows);
       for (const row of innocent) out.push(`sample ${key}: row ${row} of ${path.split('/').pop()} does not break the rule`);

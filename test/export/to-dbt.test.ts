@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { exportDbt, sourceFreshness, type DbtSchemaFile } from '../../lib/export/to-dbt.js';
+import type { ColumnSpec, Contract } from '../../lib/contract/model.js';
 import { contractFrom, ordersContract } from '../fixtures/partition.js';
 
 function dbtOf(yaml: string, location?: string): DbtSchemaFile {
@@ -107,5 +108,69 @@ describe('the dbt export of other contracts', () => {
     const sla = { schedule: { kind: 'daily' as const }, partitionLag: 1, graceMinutes: 0, skipDates: [], freshnessColumn: 'at', maxLagHours };
     const freshness = sourceFreshness(sla).freshness;
     expect([freshness?.warn_after, freshness?.error_after].map((after) => `${after?.count} ${after?.period}`)).toEqual([warn, error]);
+  });
+});
+
+describe('the dbt export of severities, tolerances and references', () => {
+  const edit = (contract: Contract, name: string, change: (c: ColumnSpec) => ColumnSpec): Contract =>
+    ({ ...contract, schema: { ...contract.schema, columns: contract.schema.columns.map((c) => (c.name === name ? change(c) : c)) } });
+  const dbtOfContract = (contract: Contract) => parse(exportDbt(contract)) as DbtSchemaFile;
+  const columnOf = (dbt: DbtSchemaFile, name: string) => dbt.models[0]?.columns.find((c) => c.name === name);
+
+  it('runs a warn rule\'s test with severity warn and leaves out its constraint, which a warehouse would enforce', () => {
+    let contract = edit(ordersContract(), 'status', (c) => ({ ...c, severity: { required: 'warn', enum: 'warn' } }));
+    contract = edit(contract, 'order_id', (c) => ({ ...c, severity: { required: 'warn' } }));
+    const dbt = dbtOfContract(contract);
+    expect(columnOf(dbt, 'status')?.data_tests).toEqual([
+      { not_null: { config: { severity: 'warn' } } },
+      { accepted_values: { values: ['placed', 'paid', 'cancelled'], config: { severity: 'warn' } } },
+    ]);
+    expect(columnOf(dbt, 'status')?.constraints).toBeUndefined();
+    // The key's uniqueness is still an error: the unique test stays, the primary key (which implies NOT NULL) goes.
+    expect(columnOf(dbt, 'order_id')?.data_tests).toEqual([{ not_null: { config: { severity: 'warn' } } }, 'unique']);
+    expect(columnOf(dbt, 'order_id')?.constraints).toBeUndefined();
+  });
+
+  it('marks the rules it can only describe when the contract only warns about them', () => {
+    const contract = edit(ordersContract(), 'amount', (c) => ({ ...c, max: 1000, severity: { max: 'warn' } }));
+    expect(columnOf(dbtOfContract(contract), 'amount')?.description).toBe('contract-gate also checks: at least 0; at most 1000 (severity warn: reported, not blocking).');
+  });
+
+  it('turns a reference into a relationships test on the referenced contract\'s model, and describes a pinned target', () => {
+    const contract = edit(ordersContract(), 'coupon', (c) => ({ ...c, references: { contract: 'coupons', column: 'code', major: 2, partition: 'dt=2026-11-30' }, severity: { references: 'warn' } }));
+    const coupon = columnOf(dbtOfContract(contract), 'coupon');
+    expect(coupon?.data_tests).toEqual([{ relationships: { to: "ref('coupons')", field: 'code', config: { severity: 'warn' } } }]);
+    expect(coupon?.description).toBe('contract-gate also checks: at most 32 characters; values exist in coupons.code as of its major 2, partition dt=2026-11-30.');
+  });
+
+  it('lets row-level tests warn up to max_invalid_rows and fail past it, and says what the gate does with the rows', () => {
+    const dbt = dbtOfContract({ ...ordersContract(), onViolation: { maxInvalidRows: 20 } });
+    expect(columnOf(dbt, 'status')?.data_tests).toEqual([
+      { not_null: { config: { error_if: '>20' } } },
+      { accepted_values: { values: ['placed', 'paid', 'cancelled'], config: { error_if: '>20' } } },
+    ]);
+    // Uniqueness is no row-level rule: the gate never withholds rows for it.
+    expect(columnOf(dbt, 'order_id')?.data_tests).toEqual([{ not_null: { config: { error_if: '>20' } } }, 'unique']);
+    expect(dbt.models[0]?.description).toContain('contract-gate withholds rows that break row-level rules, up to 20 rows of a batch, and publishes the rest');
+  });
+
+  it('says a row tolerance in the model description only, since dbt counts rows and cannot compare a share', () => {
+    const dbt = dbtOfContract({ ...ordersContract(), onViolation: { rowTolerance: 0.02 } });
+    expect(columnOf(dbt, 'status')?.data_tests?.[0]).toBe('not_null');
+    expect(dbt.models[0]?.description).toBe('One row per order, as of the end of the partition day. contract-gate withholds rows that break row-level rules, up to 2% of a batch\'s rows, and publishes the rest; past that the whole batch is quarantined.');
+  });
+
+  it('warns at warn_lag_hours, and only warns when freshness is severity warn', () => {
+    const sla = { schedule: { kind: 'daily' as const }, partitionLag: 1, graceMinutes: 0, skipDates: [], freshnessColumn: 'at', maxLagHours: 26 };
+    expect(sourceFreshness({ ...sla, warnLagHours: 20 }).freshness).toEqual({ warn_after: { count: 20, period: 'hour' }, error_after: { count: 26, period: 'hour' } });
+    expect(sourceFreshness({ ...sla, severity: { freshness: 'warn' } }).freshness).toEqual({ warn_after: { count: 26, period: 'hour' } });
+    expect(sourceFreshness({ ...sla, maxLagHours: undefined, warnLagHours: 1.5 }).freshness).toEqual({ warn_after: { count: 90, period: 'minute' } });
+  });
+
+  it('leaves out the model\'s primary key when the composite grain is only a warning', () => {
+    const events = contractFrom(`${HEAD}schema:\n  grain: [user_id, seq]\n  columns:\n    - { name: user_id, type: int64 }\n    - { name: seq, type: int32 }\n`);
+    const warned = dbtOfContract({ ...events, schema: { ...events.schema, severity: { grain: 'warn' } } });
+    expect(warned.models[0]?.constraints).toBeUndefined();
+    expect(warned.models[0]?.description).toBe('The grain (user_id, seq) is unique: contract-gate checks it as a warning; dbt core has no test for it.');
   });
 });

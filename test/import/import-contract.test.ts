@@ -69,7 +69,7 @@ describe('import: the four legacy shapes', () => {
 });
 
 describe('import: dbt and JSON Schema', () => {
-  it('dbt: data_type, constraints, tests and source freshness; relationships is a comment and a warning', () => {
+  it('dbt: data_type, constraints, tests and source freshness; relationships to a ref() is a reference', () => {
     const { contract, text, warnings } = imported('schema.dbt.yml', { model: 'orders' });
     expect(contract.schema.grain).toEqual(['order_id']);
     expect(contract.schema.columns.map((c) => [c.name, c.typeText, c.required, c.unique])).toEqual([
@@ -78,9 +78,30 @@ describe('import: dbt and JSON Schema', () => {
     expect(contract.schema.columns[2]?.enum).toEqual(['placed', 'paid', 'cancelled']);
     expect(contract.schema.columns[3]?.min).toBe(0);
     expect(contract.sla).toMatchObject({ maxLagHours: 24, freshnessColumn: '_loaded_at' });
-    expect(warnings).toContainEqual(expect.stringMatching(/^19:13 models\[0\]\.columns\[1\]\.data_tests\[1\] relationships: customer_id references ref\('customers'\)\.customer_id/));
-    expect(text).toContain("# not enforced: relationships: customer_id references ref('customers').customer_id");
+    expect(contract.schema.columns[1]?.references).toEqual({ contract: 'customers', column: 'customer_id' });
+    expect(text).toContain('references: {contract: customers, column: customer_id}');
+    expect(text).toContain('# customer_id: dbt\'s relationships test runs on the warehouse; the gate checks the latest published partition of contract "customers"');
     expect(warnings).toContainEqual(expect.stringMatching(/^46:19 sources\[0\]\.freshness\.warn_after/));
+  });
+
+  it('dbt: a test with severity warn is its rule at severity warn, unless a constraint or an error test states the rule', () => {
+    const schema = [
+      'version: 2', 'models:', '  - name: orders', '    columns:',
+      '      - name: order_id', '        data_type: varchar', '        constraints: [{ type: not_null }]', '        data_tests: [{ not_null: { config: { severity: warn } } }]',
+      '      - name: status', '        data_type: varchar', '        data_tests:', '          - accepted_values: { values: [placed, paid], config: { severity: warn } }', '          - not_null',
+      '      - name: shop_id', '        data_type: bigint', '        data_tests:', "          - relationships: { to: \"source('raw', 'shops')\", field: id, config: { severity: warn } }", "          - relationships: { to: ref('Shops'), field: id }",
+      '',
+    ].join('\n');
+    const result = importContract(schema, 'schema.yml', { from: 'auto' });
+    expect(result.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    const loaded = parseContract(result.text!, result.fileName!);
+    expect(loaded.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    const [orderId, status, shopId] = loaded.contract!.schema.columns;
+    expect(orderId?.severity).toBeUndefined();
+    expect(status).toMatchObject({ enum: ['placed', 'paid'], required: true, severity: { enum: 'warn' } });
+    expect(shopId).toMatchObject({ references: { contract: 'shops', column: 'id' }, severity: { references: 'warn' } });
+    // Shops is no dataset name: that relationship stays a comment.
+    expect(result.text).toContain("# not enforced: relationships: shop_id references ref('Shops').id");
   });
 
   it('dbt: several models need --model, which is said with the names', () => {

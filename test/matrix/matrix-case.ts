@@ -1,5 +1,5 @@
 import type { Contract } from '../../lib/contract/model.js';
-import type { Report } from '../../lib/report/report.js';
+import type { Report, ReportStatus } from '../../lib/report/report.js';
 import { writeCached, type WriterVariant } from '../writers/index.js';
 import { oracleCounts, type RuleCounts } from './duckdb-oracle.js';
 import { reportCounts, validateFiles } from './engine-counts.js';
@@ -9,7 +9,7 @@ import { MATRIX_NOW, type MatrixTable } from './matrix-tables.js';
 export interface MatrixOutcome {
   readonly path: string;
   readonly expected: RuleCounts & { readonly status: 'pass' | 'fail' };
-  readonly actual: RuleCounts & { readonly status: 'pass' | 'fail' };
+  readonly actual: RuleCounts & { readonly status: ReportStatus };
   readonly report: Report;
 }
 

@@ -85,7 +85,47 @@ export const VARIANTS: Readonly<Record<string, string>> = {
   ),
 };
 
-/** A check plan without its compiled rule functions, which no two builds share. */
+/** A check plan without its compiled rule functions, which no two builds share; severities as a table instead. */
 export function comparablePlan(plan: CheckPlan): unknown {
-  return { ...plan, columns: plan.columns.map((c) => ({ ...c, rules: c.rules.map(({ fails: _fails, ...rule }) => rule) })) };
+  const { severityOf, ...rest } = plan;
+  const rules = ['type', 'required', 'enum', 'min', 'max', 'pattern', 'length', 'not_in_future', 'unique', 'references', 'grain', 'unexpected_column', 'min_rows', 'max_rows', 'volume_vs_history', 'freshness'] as const;
+  const severities = plan.columns.flatMap((c) => rules.map((rule) => `${c.spec.name} ${rule} ${severityOf(rule, c.spec.name)}`));
+  return { ...rest, severities, columns: plan.columns.map((c) => ({ ...c, rules: c.rules.map(({ fails: _fails, ...rule }) => rule) })) };
+}
+
+type Contract = import('../../lib/contract/model.js').Contract;
+type ColumnSpec = import('../../lib/contract/model.js').ColumnSpec;
+
+const EVERY_RULE_WARN = Object.fromEntries(
+  ['required', 'required_when', 'type', 'enum', 'min', 'max', 'pattern', 'length', 'not_in_future', 'unique', 'references'].map((rule) => [rule, 'warn']),
+);
+
+/**
+ * EVERY_FEATURE (loaded) with every rule key of issue 17, built on the object so the ODCS tests
+ * do not depend on how the native loader spells them: severities at every level (one column all
+ * warn, one only its enum, which the ODCS quality rule carries), references that fit ODCS's
+ * `to: table.column` and one that does not, a row tolerance, warn_lag_hours and volume_vs_history.
+ */
+export function withRuleKeys(contract: Contract, variant: 'share' | 'count' = 'share'): Contract {
+  const edits: Record<string, (c: ColumnSpec) => ColumnSpec> = {
+    shipment_id: (c) => ({ ...c, severity: { pattern: 'warn', length: 'warn' } }),
+    leg: (c) => ({ ...c, severity: EVERY_RULE_WARN }),
+    carrier: (c) => ({ ...c, severity: { enum: 'warn' } }),
+    weight_kg: (c) => ({ ...c, severity: { min: 'warn' } }),
+    tracking_code: (c) => ({ ...c, references: { contract: 'carriers', column: 'tracking_code' }, severity: { references: 'warn' } }),
+    cancel_reason: (c) => ({ ...c, references: { contract: 'cancel-reasons', column: 'code', major: 2, partition: 'dt=2026-11-30' } }),
+  };
+  const columns = contract.schema.columns.map((c) => edits[c.name]?.(c) ?? c);
+  const share = variant === 'share';
+  return {
+    ...contract,
+    schema: { ...contract.schema, columns, ...(share ? { severity: { grain: 'warn', extra_columns: 'warn' } } : { extraColumns: 'warn' }) },
+    sla: {
+      ...contract.sla!,
+      warnLagHours: 2,
+      volumeVsHistory: share ? { lookback: 14, minRatio: 0.5, maxRatio: 2 } : { lookback: 7, maxRatio: 3 },
+      severity: share ? { min_rows: 'warn', volume_vs_history: 'warn', freshness: 'warn' } : { min_rows: 'warn', max_rows: 'warn' },
+    },
+    onViolation: share ? { rowTolerance: 0.02 } : { maxInvalidRows: 100 },
+  } as Contract;
 }

@@ -115,8 +115,9 @@ describe('ODCS → contract: quality rules', () => {
       '- type: custom', '  engine: soda', '  implementation: "type: duplicate_percent"',
       '- type: text', '  description: Verified by hand.',
       '- metric: distinctValues', '  mustBeGreaterThan: 3',
-      '- metric: nullValues', '  mustBeLessThan: 1', '  unit: percent',
-      '- metric: nullValues', '  mustBe: 0', '  severity: warning',
+      '- metric: nullValues', '  mustBeLessThan: 3', '  unit: days',
+      '- metric: nullValues', '  mustBe: 0', '  severity: critical',
+      '- metric: duplicateValues', '  mustBeLessThan: 5',
     );
     const { contract, problems } = load(text);
     expect(problems.map(({ code, severity, path, line, column }) => ({ code, severity, path, line, column }))).toEqual([
@@ -126,11 +127,60 @@ describe('ODCS → contract: quality rules', () => {
       { code: 'rule_not_for_type', severity: 'warning', path: 'schema[0].properties[0].quality[3]', line: 30, column: 13 },
       { code: 'rule_not_for_type', severity: 'warning', path: 'schema[0].properties[0].quality[4].mustBeLessThan', line: 33, column: 13 },
       { code: 'rule_not_for_type', severity: 'warning', path: 'schema[0].properties[0].quality[5].severity', line: 37, column: 23 },
+      { code: 'rule_not_for_type', severity: 'warning', path: 'schema[0].properties[0].quality[6].mustBeLessThan', line: 39, column: 13 },
     ]);
     expect(problems.map((p) => p.message.split(' is not enforced')[0])).toEqual([
-      'sql quality rule', 'custom quality rule', 'text quality rule', 'quality metric "distinctValues"', 'quality metric "nullValues"', 'quality metric "nullValues"',
+      'sql quality rule', 'custom quality rule', 'text quality rule', 'quality metric "distinctValues"', 'quality metric "nullValues"', 'quality metric "nullValues"', 'quality metric "duplicateValues"',
     ]);
+    expect(problems[5]?.message).toContain('contract-gate knows error (blocks the publish) and warning or info (reported, not blocking)');
     expect(contract?.schema.columns[0]).toMatchObject({ required: false, unique: false });
+    expect(contract?.onViolation).toBeUndefined();
+  });
+
+  it('reads a warning or info quality rule as its rule at severity warn, unless the property states the rule itself', () => {
+    const column = (...lines: string[]) => load(rules(...lines)).contract?.schema.columns[0];
+    expect(column('- metric: nullValues', '  mustBe: 0', '  severity: warning')).toMatchObject({ required: true, severity: { required: 'warn' } });
+    expect(column('- metric: invalidValues', '  arguments: { validValues: [a, b] }', '  mustBe: 0', '  severity: info')).toMatchObject({ enum: ['a', 'b'], severity: { enum: 'warn' } });
+    // Several statements of one rule all hold: an error among them makes it an error.
+    expect(column('- metric: duplicateValues', '  mustBe: 0', '  severity: warning', '- metric: duplicateValues', '  mustBe: 0')?.severity).toBeUndefined();
+    const stated = load(odcs([...ID, '        required: true', '        quality:', '          - { metric: nullValues, mustBe: 0, severity: warning }'])).contract?.schema.columns[0];
+    expect(stated).toMatchObject({ required: true });
+    expect(stated?.severity).toBeUndefined();
+  });
+
+  it('reads a threshold of failing rows as the contract\'s on_violation, with a warning saying what it became', () => {
+    const read = (...lines: string[]) => load(rules(...lines));
+    const share = read('- metric: nullValues', '  mustBeLessThan: 2', '  unit: percent');
+    expect(share.contract).toMatchObject({ onViolation: { rowTolerance: 0.02 }, schema: { columns: [{ required: true }] } });
+    expect(share.problems.map((p) => [p.code, p.severity, p.path])).toEqual([['not_enforced', 'warning', 'schema[0].properties[0].quality[0].mustBeLessThan']]);
+    expect(share.problems[0]?.message).toContain("read as the contract's on_violation, { rowTolerance: 0.02 }");
+    expect(read('- metric: nullValues', '  mustBeLessThan: 100', '  unit: rows').contract?.onViolation).toEqual({ maxInvalidRows: 99 });
+    expect(read('- metric: invalidValues', '  arguments: { validValues: [a] }', '  mustBeLessOrEqualTo: 10').contract?.onViolation).toEqual({ maxInvalidRows: 10 });
+    // A warning rule stops nothing, so its threshold means nothing to the gate.
+    expect(read('- metric: nullValues', '  mustBeLessThan: 2', '  unit: percent', '  severity: warning').contract?.onViolation).toBeUndefined();
+  });
+
+  it('keeps the smallest threshold for every row-level rule, and warns about the others', () => {
+    const text = odcs([
+      ...ID, '        quality:', '          - { metric: nullValues, mustBeLessThan: 5, unit: percent }',
+      '      - name: status', '        logicalType: string', '        quality:', '          - { metric: invalidValues, arguments: { validValues: [a] }, mustBeLessOrEqualTo: 1, unit: percent }',
+    ]);
+    const { contract, problems } = load(text);
+    expect(contract?.onViolation).toEqual({ rowTolerance: 0.01 });
+    expect(problems.map((p) => [p.path, p.message.slice(0, 40)])).toEqual([
+      ['schema[0].properties[0].quality[0].mustBeLessThan', 'the threshold { rowTolerance: 0.05 } is '],
+      ['schema[0].properties[1].quality[0].mustBeLessOrEqualTo', "read as the contract's on_violation, { r"],
+    ]);
+  });
+
+  it('lets contractGate.onViolation say the tolerance, the rules\' thresholds then not enforced', () => {
+    const text = `${rules('- metric: nullValues', '  mustBeLessThan: 5', '  unit: percent')}customProperties:\n  - property: contractGate.onViolation\n    value: { maxInvalidRows: 20 }\n`;
+    const { contract, problems } = load(text);
+    expect(contract?.onViolation).toEqual({ maxInvalidRows: 20 });
+    expect(problems.map((p) => [p.code, p.path])).toEqual([['rule_not_for_type', 'schema[0].properties[0].quality[0].mustBeLessThan']]);
+    expect(problems[0]?.message).toContain('contractGate.onViolation says the contract\'s tolerance; the rule itself is enforced');
+    const both = load(`${odcs(ID)}customProperties:\n  - property: contractGate.onViolation\n    value: { maxInvalidRows: 20, rowTolerance: 0.1 }\n`);
+    expect(both.problems.map((p) => p.code)).toEqual(['conflicting_keys']);
   });
 });
 

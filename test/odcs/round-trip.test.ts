@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { buildCheckPlan } from '../../lib/checks/check-plan.js';
 import { parseContract } from '../../lib/contract/load-contract.js';
 import type { Contract } from '../../lib/contract/model.js';
 import { exportOdcs } from '../../lib/odcs/to-odcs.js';
-import { comparablePlan, EVERY_FEATURE, VARIANTS } from './fixtures.js';
+import { comparablePlan, EVERY_FEATURE, VARIANTS, withRuleKeys } from './fixtures.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 
@@ -42,3 +43,44 @@ describe('native → ODCS → native', () => {
     expect(odcs).toContain('- "no"');
   });
 });
+
+describe('native → ODCS → native with severities, tolerances, references and history checks', () => {
+  const original = (variant: 'share' | 'count') => withRuleKeys(load(EVERY_FEATURE, 'shipments.v2.yaml'), variant);
+
+  it.each(['share', 'count'] as const)('comes back as the same contract with the same check plan (tolerance as a %s)', (variant) => {
+    const contract = original(variant);
+    const odcs = exportOdcs(contract);
+    const back = load(odcs, 'shipments.v2.odcs.yaml');
+    expect(back).toEqual(contract);
+    expect(comparablePlan(buildCheckPlan(back, NOW))).toEqual(comparablePlan(buildCheckPlan(contract, NOW)));
+    expect(exportOdcs(back)).toBe(odcs);
+  });
+
+  it('says in ODCS terms what ODCS can say: warning quality rules, rowCount bounds and a property relationship', () => {
+    const document = parse(exportOdcs(original('share'))) as OdcsDocument;
+    const object = document.schema[0]!;
+    const property = (name: string) => object.properties.find((p) => p.name === name)!;
+    expect(property('carrier').quality).toEqual([{ metric: 'invalidValues', arguments: { validValues: ['dhl', 'ups', 'no'] }, mustBe: 0, unit: 'rows', severity: 'warning' }]);
+    // The enum's severity is the quality rule's; contractGate.severity holds only what no rule carries.
+    expect(property('carrier').customProperties).toBeUndefined();
+    expect(property('tracking_code').relationships).toEqual([{ type: 'foreignKey', to: 'carriers.tracking_code' }]);
+    expect(property('tracking_code').customProperties).toEqual([{ property: 'contractGate.severity', value: { references: 'warn' } }]);
+    expect(property('leg').customProperties).toEqual([{ property: 'contractGate.severity', value: 'warn' }]);
+    expect(property('cancel_reason').relationships).toBeUndefined();
+    expect(property('cancel_reason').customProperties).toContainEqual({ property: 'contractGate.references', value: { contract: 'cancel-reasons', column: 'code', major: 2, partition: 'dt=2026-11-30' } });
+    // Bounds of different severities are two rules.
+    expect(object.quality).toEqual([
+      { metric: 'rowCount', unit: 'rows', mustBeGreaterOrEqualTo: 10, severity: 'warning' },
+      { metric: 'rowCount', unit: 'rows', mustBeLessOrEqualTo: 200000 },
+    ]);
+    expect(object.customProperties).toContainEqual({ property: 'contractGate.severity', value: { grain: 'warn', extra_columns: 'warn' } });
+    expect(document.customProperties).toContainEqual({ property: 'contractGate.onViolation', value: { rowTolerance: 0.02 } });
+    const sla = document.customProperties.find((c) => c.property === 'contractGate.sla')?.value as Record<string, unknown>;
+    expect(sla).toMatchObject({ warnLagHours: 2, volumeVsHistory: { lookback: 14, minRatio: 0.5, maxRatio: 2 }, severity: { volume_vs_history: 'warn', freshness: 'warn' } });
+  });
+});
+
+interface OdcsDocument {
+  schema: { properties: { name: string; quality?: unknown[]; relationships?: unknown[]; customProperties?: unknown[] }[]; quality?: unknown[]; customProperties: unknown[] }[];
+  customProperties: { property: string; value: unknown }[];
+}

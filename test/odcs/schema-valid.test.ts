@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseContract } from '../../lib/contract/load-contract.js';
 import { exportOdcs } from '../../lib/odcs/to-odcs.js';
-import { EVERY_FEATURE, VARIANTS } from './fixtures.js';
+import { EVERY_FEATURE, VARIANTS, withRuleKeys } from './fixtures.js';
 import { ODCS_PRESENT, odcsValidator } from './odcs-schema.js';
 
 const CONTRACTS: [string, string][] = [
@@ -19,6 +19,12 @@ describe.skipIf(!ODCS_PRESENT)('exported contracts against the official ODCS v3.
   it.each(CONTRACTS)('%s exports a valid document', (_name, text) => {
     const { contract } = parseContract(text, 'contract.yaml');
     const document: unknown = parse(exportOdcs(contract!));
+    expect(validate!(document), JSON.stringify(validate!.errors, null, 2)).toBe(true);
+  });
+
+  it.each(['share', 'count'] as const)('a contract with every rule key of issue 17 (tolerance as a %s) exports a valid document', (variant) => {
+    const { contract } = parseContract(EVERY_FEATURE, 'contract.yaml');
+    const document: unknown = parse(exportOdcs(withRuleKeys(contract!, variant)));
     expect(validate!(document), JSON.stringify(validate!.errors, null, 2)).toBe(true);
   });
 

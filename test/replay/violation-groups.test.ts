@@ -6,8 +6,8 @@ function report(...violations: Violation[]): Report {
   return { status: violations.length > 0 ? 'fail' : 'pass', contract: { name: 'orders', version: '1.3.0' }, rows: 1200, files: [], violations, checked_at: '2026-11-30T05:00:00Z' };
 }
 
-const enumOf = (value: string, count: number): Violation => ({ rule: 'enum', column: 'status', count, message: `${count} rows of status have a value not in [placed]`, samples: [{ file: 'p.parquet', row: 1, value }, { file: 'p.parquet', row: 2, value: 'other' }] });
-const tooMany = (rows: number): Violation => ({ rule: 'max_rows', count: 1, message: `the partition has ${rows} rows; the contract allows at most 1400`, samples: [] });
+const enumOf = (value: string, count: number): Violation => ({ rule: 'enum', severity: 'error', column: 'status', count, message: `${count} rows of status have a value not in [placed]`, samples: [{ file: 'p.parquet', row: 1, value }, { file: 'p.parquet', row: 2, value: 'other' }] });
+const tooMany = (rows: number): Violation => ({ rule: 'max_rows', severity: 'error', count: 1, message: `the partition has ${rows} rows; the contract allows at most 1400`, samples: [] });
 
 describe('violations grouped across partitions', () => {
   it('counts partitions per rule, column and first sample value, whatever the row counts', () => {
@@ -26,8 +26,8 @@ describe('violations grouped across partitions', () => {
   });
 
   it('shortens a long value and keeps only the first line of a message', () => {
-    const long: Violation = { rule: 'pattern', column: 'order_id', count: 1, message: 'm', samples: [{ file: 'f', row: 0, value: 'x'.repeat(100) }] };
-    const fix: Violation = { rule: 'type', column: 'seen_at', count: 1, message: 'not timestamp\n      fix: write it UTC-adjusted', samples: [{ file: 'f', row: null, value: null }] };
+    const long: Violation = { rule: 'pattern', severity: 'error', column: 'order_id', count: 1, message: 'm', samples: [{ file: 'f', row: 0, value: 'x'.repeat(100) }] };
+    const fix: Violation = { rule: 'type', severity: 'error', column: 'seen_at', count: 1, message: 'not timestamp\n      fix: write it UTC-adjusted', samples: [{ file: 'f', row: null, value: null }] };
     // Equally widespread, so in report order: type before pattern.
     const [b, a] = groupViolations([report(long, fix)]).map(formatGroup);
     expect(a).toBe(`pattern order_id: "${'x'.repeat(38)}… in 1`);
