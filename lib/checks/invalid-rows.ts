@@ -1,4 +1,5 @@
 import type { RuleId } from '../report/report.js';
+import { renderDetail } from './violation-log.js';
 
 /**
  * The most rows a run withholds under a row tolerance. Their numbers and reasons travel in the
@@ -49,6 +50,5 @@ export class InvalidRows {
 
 /** A row's message: the rule's report message as for one row, e.g. "status has a value not in [a, b]". */
 export function rowMessage(detail: string): string {
-  const one = detail.replaceAll('{count}', '1').replace(/\{(\w+)\|(\w+)\}/g, (_, single: string) => single);
-  return one.replace(/^1 row (of )?/, '');
+  return renderDetail(detail, 1).replace(/^1 row (of )?/, '');
 }

@@ -66,8 +66,13 @@ export class ViolationLog {
         severity: (entry.severity ?? this.severityOf(entry.rule, entry.column)) === 'warn' ? ('warning' as const) : ('error' as const),
         ...(entry.column === undefined ? {} : { column: entry.column }),
         count: entry.count,
-        message: entry.detail.replaceAll('{count}', String(entry.count)).replace(/\{(\w+)\|(\w+)\}/g, (_, one, many) => (entry.count === 1 ? one : many)),
+        message: renderDetail(entry.detail, entry.count),
         samples: entry.samples,
       }));
   }
+}
+
+/** A message template for a count: `{count}` filled in, `{one|many}` chosen. */
+export function renderDetail(detail: string, count: number): string {
+  return detail.replaceAll('{count}', String(count)).replace(/\{(\w+)\|(\w+)\}/g, (_, one: string, many: string) => (count === 1 ? one : many));
 }

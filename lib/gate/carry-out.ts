@@ -154,11 +154,7 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<Chang
 async function undoCopies(deps: CarryOutDeps, decision: Decision): Promise<void> {
   const { was } = decision.superseded ?? {};
   // A publish with withheld rows fills its quarantine folder first.
-  if (was === 'quarantine' || (was === 'publish' && decision.withheld)) {
-    const copies: string[] = [];
-    for await (const object of deps.store.list(quarantinePrefix(deps.layout, decision.address, decision.attempt))) copies.push(object.key);
-    for (const key of copies) await deps.store.delete(key);
-  }
+  if (was === 'quarantine' || (was === 'publish' && decision.withheld)) await removeAll(deps.store, quarantinePrefix(deps.layout, decision.address, decision.attempt));
   if (was === 'publish') {
     const prefix = publishedPrefix(deps.layout, decision.address);
     // Another attempt's _SUCCESS: a backfill stopped while holding its bytes, and published/ is that publish's, untouched.

@@ -6,7 +6,7 @@ import { uploadChunks, type ObjectStore } from '../storage/object-store.js';
 import { createOnce, keepMarker } from './carry-out-steps.js';
 import type { ChangedFile, Decision, Withheld } from './decision.js';
 import { quarantinePrefix, type GateLayout } from './gate-layout.js';
-import { copyPinned, deletePinned, isChangeError, type ListedObject } from './pinned-copy.js';
+import { changedFiles, copyPinned, deletePinned, isChangeError, type ListedObject } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
 import type { StagedFile } from './read-drop.js';
 
@@ -77,11 +77,7 @@ async function pinned<T>(store: ObjectStore, files: readonly StagedFile[], use: 
     return { done: await use(new Map(opened.map(({ file, handle }) => [file.relative, handle.source]))) };
   } catch (error) {
     if (!isChangeError(error)) throw error;
-    const changed: ChangedFile[] = [];
-    for (const file of files) {
-      const now = await store.head(file.key);
-      if (now?.etag !== file.etag) changed.push({ key: file.key, listed: file.etag, now: now?.etag ?? null });
-    }
+    const changed = await changedFiles(store, files);
     if (changed.length === 0) throw error;
     return { changed };
   } finally {

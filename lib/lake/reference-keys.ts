@@ -6,7 +6,7 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { columnKeys } from './column-keys.js';
 import { publishedLocation, publishedPartitions } from './published-partitions.js';
 import { referencedContract } from './referenced-contract.js';
-import { isProblem, publishedFiles, readSuccessManifest } from './success-record.js';
+import { isProblem, publishedFiles, readSuccessManifest } from '../gate/success-record.js';
 
 /**
  * The keys a `references` rule looks values up in: every non-null value of the referenced

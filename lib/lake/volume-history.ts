@@ -4,7 +4,7 @@ import { matchPartition } from '../contract/partition-template.js';
 import type { GateLayout } from '../gate/gate-layout.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { comparePartitions, placePartition, publishedLocation, publishedPartitions, type PublishedPartition } from './published-partitions.js';
-import { isProblem, publishedRows, readSuccessManifest } from './success-record.js';
+import { isProblem, publishedRows, readSuccessManifest } from '../gate/success-record.js';
 
 /**
  * The published history `sla.volume_vs_history` compares a partition with: the row counts of

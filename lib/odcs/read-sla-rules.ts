@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import { SLA_SEVERITY_RULES, type Severity, type SeverityMap, type Sla, type SlaSeverityRule, type VolumeVsHistory } from '../contract/model.js';
 import { readSeverity, undeclaredSlaRules, withoutUndeclared, type SeverityRead } from '../contract/read-severity.js';
-import { DEFAULT_LOOKBACK, MAX_LOOKBACK, MIN_LOOKBACK } from '../contract/read-sla-volume.js';
+import { readVolumeVsHistory } from '../contract/read-sla-volume.js';
 import type { YamlReader } from '../contract/yaml-reader.js';
 
 /** The rules of `contractGate.sla` that ODCS has no words for, beside the calendar. */
@@ -15,7 +15,7 @@ export type SlaRuleReader = <T>(key: string, read: (n: Node | null, p: string) =
 
 export function readSlaRules(reader: YamlReader, get: SlaRuleReader): SlaRules {
   const warnLagHours = get('warnLagHours', (n, p) => reader.number(n, p, { min: 0 }));
-  const volumeVsHistory = get('volumeVsHistory', (n, p) => readVolume(reader, n, p));
+  const volumeVsHistory = get('volumeVsHistory', (n, p) => readVolumeVsHistory(reader, n, { path: p, lookback: 'lookback', minRatio: 'minRatio', maxRatio: 'maxRatio' }));
   const severity = get('severity', (n, p) => ({ ...readSeverity(reader, n, p, SLA_SEVERITY_RULES), node: n, path: p }));
   return { ...(warnLagHours === undefined ? {} : { warnLagHours }), ...(volumeVsHistory ? { volumeVsHistory } : {}), ...(severity ? { severity } : {}) };
 }
@@ -44,21 +44,3 @@ export function checkWarnLag(reader: YamlReader, sla: Pick<Sla, 'warnLagHours' |
   }
 }
 
-/** `volumeVsHistory: { lookback, minRatio, maxRatio }`, checked as the native volume_vs_history is. */
-function readVolume(reader: YamlReader, node: Node | null, path: string): VolumeVsHistory | undefined {
-  const fields = reader.map(node, path, ['lookback', 'minRatio', 'maxRatio']);
-  if (!fields) return undefined;
-  const number = (key: string, options: { integer?: boolean; min?: number }) => {
-    const value = fields.get(key)?.value;
-    return value === undefined ? undefined : reader.number(value, `${path}.${key}`, options);
-  };
-  const lookback = number('lookback', { integer: true, min: MIN_LOOKBACK });
-  const [minRatio, maxRatio] = [number('minRatio', { min: 0 }), number('maxRatio', { min: 0 })];
-  if (lookback !== undefined && lookback > MAX_LOOKBACK) reader.report('invalid_value', `${path}.lookback`, fields.get('lookback')?.value, `expected at most ${MAX_LOOKBACK} partitions, found ${lookback}`);
-  if (!fields.has('minRatio') && !fields.has('maxRatio')) reader.report('missing_key', `${path}.minRatio`, node, 'volumeVsHistory needs minRatio, maxRatio or both, e.g. { minRatio: 0.5, maxRatio: 2 }');
-  if (maxRatio === 0) reader.report('invalid_value', `${path}.maxRatio`, fields.get('maxRatio')?.value, 'expected a number above 0: a maxRatio of 0 fails every partition with rows');
-  if (minRatio !== undefined && maxRatio !== undefined && minRatio > maxRatio) reader.report('min_greater_than_max', `${path}.minRatio`, fields.get('minRatio')?.value, 'minRatio is greater than maxRatio');
-  const wrong = [...fields.keys()].some((key) => ({ lookback, minRatio, maxRatio })[key as 'lookback'] === undefined);
-  if (wrong || (minRatio === undefined && maxRatio === undefined) || maxRatio === 0 || (lookback ?? 0) > MAX_LOOKBACK || (minRatio ?? 0) > (maxRatio ?? Infinity)) return undefined;
-  return { lookback: lookback ?? DEFAULT_LOOKBACK, ...(minRatio === undefined ? {} : { minRatio }), ...(maxRatio === undefined ? {} : { maxRatio }) };
-}

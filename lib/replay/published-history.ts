@@ -1,6 +1,7 @@
 import type { DropAddress, GateLayout } from '../gate/gate-layout.js';
-import { readVersion, type ObjectStore } from '../storage/object-store.js';
-import { instantOf, unreadableEntry, type HistoryCandidate, type HistoryEntry, type PinnedFile } from './history-entry.js';
+import { isProblem, publishedFiles, readSuccessManifest, type SuccessManifest } from '../gate/success-record.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { instantOf, unreadableEntry, type HistoryCandidate, type HistoryEntry } from './history-entry.js';
 
 export type DatasetVersion = Pick<DropAddress, 'dataset' | 'major'>;
 
@@ -23,26 +24,20 @@ export async function listPublished(store: ObjectStore, layout: GateLayout, data
  * are what a replay judges. Read as one version even if a backfill replaces it meanwhile.
  */
 export async function readPublished(store: ObjectStore, candidate: HistoryCandidate): Promise<HistoryEntry> {
-  const read = await readVersion(store, candidate.record.key);
-  if (!read) return unreadableEntry(candidate, `${candidate.record.key} went away during the replay (a backfill under way?)`);
-  const manifest = parseSuccess(new TextDecoder().decode(read.bytes));
-  if (typeof manifest === 'string') return unreadableEntry(candidate, `${candidate.record.key} ${manifest}`);
-  return { ...candidate, ...manifest };
+  const manifest = await readSuccessManifest(store, candidate.record.key);
+  if (!manifest) return unreadableEntry(candidate, `${candidate.record.key} went away during the replay (a backfill under way?)`);
+  if (isProblem(manifest)) return unreadableEntry(candidate, manifest.problem);
+  const facts = replayFacts(manifest);
+  return typeof facts === 'string' ? unreadableEntry(candidate, `${manifest.where} ${facts}`) : { ...candidate, ...facts };
 }
 
 type SuccessFacts = Pick<HistoryEntry, 'attempt' | 'decidedAt' | 'files' | 'thenSummary' | 'released'>;
 
-/** The facts of a `contract-gate/success@1` manifest, or what is wrong with it. */
-function parseSuccess(text: string): SuccessFacts | string {
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return 'is not JSON';
-  }
-  if (parsed === null || typeof parsed !== 'object' || parsed.format !== 'contract-gate/success@1') return 'is not a contract-gate/success@1 manifest';
-  const files = pinnedFiles(parsed.files);
-  if (!files) return 'lists no files as {key, size, etag}';
+/** What a replay needs of a manifest, or what is missing from it. */
+function replayFacts(manifest: SuccessManifest): SuccessFacts | string {
+  const parsed = manifest.fields;
+  const files = publishedFiles(manifest);
+  if (isProblem(files)) return 'lists no files as {key, size, etag}';
   const decidedAt = instantOf(parsed.decided_at) ?? instantOf(checksOf(parsed).checked_at);
   if (decidedAt === undefined) return 'says nothing of when the gate decided it (decided_at)';
   const checks = checksOf(parsed);
@@ -58,13 +53,7 @@ function parseSuccess(text: string): SuccessFacts | string {
   };
 }
 
-function checksOf(parsed: Record<string, unknown>): Record<string, unknown> {
+function checksOf(parsed: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const checks = parsed.checks;
   return checks !== null && typeof checks === 'object' ? (checks as Record<string, unknown>) : {};
-}
-
-function pinnedFiles(value: unknown): PinnedFile[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const files = value.filter((f): f is PinnedFile => f !== null && typeof f === 'object' && typeof f.key === 'string' && Number.isSafeInteger(f.size) && typeof f.etag === 'string');
-  return files.length === value.length ? files : undefined;
 }

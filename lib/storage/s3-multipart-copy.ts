@@ -10,7 +10,7 @@ import { GateError } from '../errors.js';
 /** S3 copies at most 5 GB in one CopyObject; above that, only UploadPartCopy can. */
 export const SINGLE_COPY_LIMIT = 5 * 1024 ** 3;
 /** S3 allows at most 10,000 parts per upload. */
-const MAX_PARTS = 10_000;
+export const MAX_PARTS = 10_000;
 
 export interface PartCopy {
   readonly client: S3Client;

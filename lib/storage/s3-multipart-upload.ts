@@ -8,11 +8,10 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { GateError } from '../errors.js';
+import { MAX_PARTS } from './s3-multipart-copy.js';
 
 /** S3 takes parts of at least 5 MiB, all but the last. */
 export const MIN_PART_SIZE = 5 * 1024 ** 2;
-/** S3 allows at most 10,000 parts per upload. */
-const MAX_PARTS = 10_000;
 
 export interface ChunkUpload {
   readonly client: S3Client;

@@ -1,7 +1,7 @@
-import type { PinnedFile } from '../replay/history-entry.js';
+import type { ListedObject } from './pinned-copy.js';
 import { readVersion, type ObjectStore } from '../storage/object-store.js';
 
-/** A `contract-gate/success@1` manifest, read in one version; its fields are judged by who needs them. */
+/** A `contract-gate/success@1` manifest (success-manifest.ts writes it), read in one version; its fields are judged by who needs them. */
 export interface SuccessManifest {
   /** `s3://lake/published/orders/v1/dt=2026-11-30/_SUCCESS`, for messages. */
   readonly where: string;
@@ -35,9 +35,9 @@ export function publishedRows(manifest: SuccessManifest): number | Problem {
 }
 
 /** Exactly the files consumers read, each with the ETag it was published with. */
-export function publishedFiles(manifest: SuccessManifest): readonly PinnedFile[] | Problem {
+export function publishedFiles(manifest: SuccessManifest): readonly ListedObject[] | Problem {
   const { files } = manifest.fields;
-  const pinned = Array.isArray(files) ? files.filter(isPinnedFile) : [];
+  const pinned = Array.isArray(files) ? files.filter(isListedObject) : [];
   return Array.isArray(files) && pinned.length === files.length ? pinned : { problem: `${manifest.where} lists no files as {key, size, etag}` };
 }
 
@@ -45,7 +45,7 @@ export function isProblem(value: unknown): value is Problem {
   return isRecord(value) && typeof value.problem === 'string';
 }
 
-function isPinnedFile(value: unknown): value is PinnedFile {
+function isListedObject(value: unknown): value is ListedObject {
   return isRecord(value) && typeof value.key === 'string' && typeof value.size === 'number' && Number.isSafeInteger(value.size) && value.size >= 0 && typeof value.etag === 'string';
 }
 
