@@ -2,6 +2,7 @@ import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
+import type { Ordered } from './observed-ranges.js';
 import type { KeySet, PartitionState } from './partition-state.js';
 import { toSampleValue } from './sample-value.js';
 import type { ReadableColumn } from './schema-check.js';
@@ -77,6 +78,10 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
   // column that only grows (an updated_at) would format a timestamp per row.
   let newest = state.newest?.value;
   let newestAt = -1;
+  // A column with a range rule: its least and greatest value, two comparisons a value (see ValueSpan).
+  const ranged = state.spans.has(spec.name);
+  let least: Ordered = Infinity;
+  let greatest: Ordered = -Infinity;
   for (let i = 0; i < values.length; i++) {
     if (context.skip?.[i]) continue;
     const value = values[i];
@@ -89,11 +94,16 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
     for (const rule of rules) {
       if (rule.fails(value)) state.rowFailed(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
     }
+    if (ranged) {
+      if ((value as Ordered) < least) least = value as Ordered;
+      if ((value as Ordered) > greatest) greatest = value as Ordered;
+    }
     if (freshness && (newest === undefined || (value as number) > newest)) {
       newest = value as number;
       newestAt = i;
     }
   }
+  if (ranged) state.observeSpan(spec.name, least, greatest);
   if (newestAt >= 0) state.observeNewest(newest!, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
 }
 
@@ -109,11 +119,19 @@ function checkNumbers(context: BatchContext, column: ReadableColumn, values: Flo
   let seen = state.newest !== undefined;
   let newest = state.newest?.value ?? 0;
   let newestAt = -1;
+  // Unboxed doubles like `newest`, NaN never taken (see ValueSpan); the batch's span joins the state's after the loop.
+  const ranged = state.spans.has(spec.name);
+  let least = Infinity;
+  let greatest = -Infinity;
   for (let i = 0; i < values.length; i++) {
     if (context.skip?.[i]) continue;
     const value = values[i]!;
     for (const rule of rules) {
       if (rule.fails(value)) state.rowFailed(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
+    }
+    if (ranged) {
+      if (value < least) least = value;
+      if (value > greatest) greatest = value;
     }
     if (freshness && (!seen || value > newest)) {
       seen = true;
@@ -121,6 +139,7 @@ function checkNumbers(context: BatchContext, column: ReadableColumn, values: Flo
       newestAt = i;
     }
   }
+  if (ranged) state.observeSpan(spec.name, least, greatest);
   if (newestAt >= 0) state.observeNewest(newest, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
 }
 

@@ -5,6 +5,7 @@ import { UnreadableError, type GroupRange, type RowGroupInfo, type TextRange } f
 import type { Sample } from '../report/report.js';
 import type { CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';
+import { recordValue, spanRecords, type SpanRecord } from './observed-ranges.js';
 import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
@@ -41,6 +42,8 @@ export interface SliceResult {
   readonly keys?: readonly string[];
   /** With a row tolerance: this slice's rows that broke a row-level error rule. */
   readonly invalid?: InvalidRowList;
+  /** The least and greatest value of each ranged column that held one, as text JSON keeps exactly (see SpanRecord). */
+  readonly observed?: readonly SpanRecord[];
 }
 
 export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
@@ -54,7 +57,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     const schema = await table.schema();
     const columns = checkFileSchema(plan, schema, file.path, log);
     const keys = new Set<string>();
-    const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group);
+    const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group, state);
     const text = schema.kind === 'text';
     // A text or JSON Lines reader may parse values by the contract's types itself, from the bytes.
     const parse = schema.kind === 'typed' ? undefined : new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type]));
@@ -85,7 +88,13 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     ...(unreadable === undefined ? {} : { unreadable }),
     ...(rangeKeys === undefined ? {} : { keys: rangeKeys }),
     ...(state.invalid ? { invalid: state.invalid.list() } : {}),
+    ...observedOf(state),
   };
+}
+
+function observedOf(state: PartitionState): { observed?: SpanRecord[] } {
+  const records = spanRecords(state.spans);
+  return records.length > 0 ? { observed: records } : {};
 }
 
 /**
@@ -107,6 +116,7 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
     state.reads.bytes += result.reads.bytes;
     state.reads.requests += result.reads.requests;
     if (result.newest) state.observeNewest(result.newest.value, result.newest.sample);
+    for (const span of result.observed ?? []) state.observeSpan(span.column, recordValue(span.min), recordValue(span.max));
     if (result.unreadable !== undefined && !broken.has(result.fileIndex)) {
       broken.add(result.fileIndex);
       state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: files[result.fileIndex]?.path ?? '', row: null, value: result.unreadable });

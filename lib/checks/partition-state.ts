@@ -3,6 +3,7 @@ import { KeyHashes } from './key-hashes.js';
 import type { RuleId, Sample } from '../report/report.js';
 import { InvalidRows, rowMessage } from './invalid-rows.js';
 import { ViolationLog } from './violation-log.js';
+import { emptySpans, widenSpan, type Ordered, type ValueSpan } from './observed-ranges.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
 
 /** A set of columns whose combined values must not repeat: the grain, or one unique column. */
@@ -39,6 +40,8 @@ export class PartitionState {
   /** The ordinal of each file's first row. */
   readonly fileStarts: number[] = [];
   newest: { value: number; sample: Sample } | undefined;
+  /** Per column with a range rule (min, max, not_in_future): the least and greatest value seen, for `Report.observed`. */
+  readonly spans: ReadonlyMap<string, ValueSpan>;
   /** Bytes and requests fetched from storage, across every file and pass. */
   readonly reads: ReadStats = { bytes: 0, requests: 0 };
   /** With a row tolerance: the rows of this file that broke a row-level error rule. */
@@ -48,6 +51,7 @@ export class PartitionState {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name), plan.severityOf);
     this.keySets = keySetsFor(plan).map((keySet) => ({ ...keySet, hashes: new KeyHashes() }));
     this.invalid = plan.tolerance ? new InvalidRows() : undefined;
+    this.spans = emptySpans(plan);
   }
 
   /** A row-level finding: logged, and with a row tolerance, its row remembered for withholding (warnings are not withheld). */
@@ -60,5 +64,11 @@ export class PartitionState {
 
   observeNewest(value: number, sample: Sample): void {
     if (!this.newest || value > this.newest.value) this.newest = { value, sample };
+  }
+
+  /** Values [least, greatest] of `column` were seen; a column without a range rule keeps no span. */
+  observeSpan(column: string, least: Ordered, greatest: Ordered): void {
+    const span = this.spans.get(column);
+    if (span) widenSpan(span, least, greatest);
   }
 }

@@ -6,6 +6,7 @@ import { confirmDuplicates } from './confirm-duplicates.js';
 import type { InvalidRowList } from './invalid-rows.js';
 import type { PartitionFile } from './partition-file.js';
 import { checkPartitionRules } from './partition-rules.js';
+import { observedRanges } from './observed-ranges.js';
 import { checkReferences } from './reference-check.js';
 import { verdictOf, type WithheldRows } from './verdict.js';
 
@@ -69,6 +70,7 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
   const verdict = verdictOf(violations, plan.tolerance, state.scanned, invalidByFile(results));
   const rowsOf = (index: number) => results.filter((r) => r.fileIndex === index).reduce((sum, r) => sum + r.rows, 0);
   const allNotes = [...notes, ...verdict.notes];
+  const observed = observedRanges(plan, state.spans);
   const report: Report = {
     status: verdict.status,
     contract: plan.contract,
@@ -78,6 +80,7 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
     checked_at: isoSeconds(plan.now),
     ...(verdict.tolerance ? { tolerance: verdict.tolerance } : {}),
     ...(allNotes.length > 0 ? { notes: allNotes } : {}),
+    ...(observed ? { observed } : {}),
   };
   const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
   return { report, stats, ...(state.newest ? { newest: state.newest.value } : {}), ...(verdict.withheld ? { withheld: verdict.withheld } : {}) };

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { EXPORT_TARGETS, LOCATED_TARGETS, exportContract, isExportTarget, type ExportTarget } from '../export/export-contract.js';
 import { isS3Location } from '../export/published-table.js';
@@ -6,6 +5,7 @@ import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
 import { COMMAND_HELP, EXPORT_USAGE } from './usage.js';
+import { writeOut } from './write-out.js';
 
 /** `export`: writes the contract in another format, to stdout or `--out`. */
 export async function exportCommand(args: string[], io: CliIo): Promise<number> {
@@ -20,9 +20,7 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout(text);
     return EXIT.ok;
   }
-  await writeFile(values.out, text).catch((error: unknown) => {
-    throw new GateError('path_not_found', `${values.out}: cannot write the export`, { cause: error, context: { path: values.out } });
-  });
+  await writeOut(values.out, text, 'export');
   io.stdout(`wrote ${target} export of ${contract.name} ${contract.version.text} to ${values.out}\n`);
   return EXIT.ok;
 }

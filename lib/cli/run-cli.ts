@@ -20,6 +20,7 @@ export const COMMANDS: Partial<Record<CommandName, () => Promise<Command>>> = {
   diff: async () => (await import('./diff-command.js')).diffCommand,
   'check-compat': async () => (await import('./check-compat-command.js')).checkCompatCommand,
   replay: async () => (await import('./replay-command.js')).replayCommand,
+  status: async () => (await import('./status-command.js')).statusCommand,
   export: async () => (await import('./export-command.js')).exportCommand,
   infer: async () => (await import('./infer-command.js')).inferCommand,
   import: async () => (await import('./import-command.js')).importCommand,

@@ -64,6 +64,7 @@ function printWelcome(gate: LocalGate, dir: string, print: (line: string) => voi
   print(`contract-gate: local gate on ${gate.endpoint}, bucket "${gate.bucket}", data and notifications under ${dir}`);
   print(`  drop a partition:  npx contract-gate drop --contract contracts/orders.v1.yaml <dir>/dt=YYYY-MM-DD --to s3://${gate.bucket} --endpoint ${gate.endpoint}`);
   print(`  or any S3 client:  aws --endpoint-url ${gate.endpoint} s3 ls s3://${gate.bucket}/ --recursive`);
+  print(`  the lake's status: ${gate.endpoint}/_gate/ (or write it to a file: npx contract-gate status --from ${dir} --out status.html)`);
   print(`  register a contract: npx contract-gate publish <contract.yaml> --to s3://${gate.bucket} --endpoint ${gate.endpoint} (enforced on the next drop)`);
   print('  stop with Ctrl-C');
 }

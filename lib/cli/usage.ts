@@ -39,12 +39,13 @@ const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or inva
 
 export const COMMAND_HELP = {
   validate: {
-    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit] [--now <ISO-8601>] [--workers N] [--strict] [--history <lake> [--partition <path>]]',
+    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit|html] [--out <file>] [--now <ISO-8601>] [--workers N] [--strict] [--history <lake> [--partition <path>]]',
     summary: 'check a partition (files or directories) against a contract',
     operands: [['<path>...', 'data files, or directories whose files (not _* or .*) make up the partition']],
     options: {
       contract: { type: 'string', value: '<file>', help: 'the contract to check against (required)' },
-      format: { type: 'string', default: 'text', value: 'text|json|junit', help: 'the report: for a log, the JSON report, or JUnit XML for a CI test view' },
+      format: { type: 'string', default: 'text', value: 'text|json|junit|html', help: 'the report: for a log, the JSON report, JUnit XML for a CI test view, or one self-contained HTML page' },
+      out: { type: 'string', value: '<file>', help: 'write the report to this file and print only its headline', defaultText: 'stdout' },
       now: NOW,
       workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 50M values or more to decode, else one' },
       history: { type: 'string', value: '<lake>', help: 'read published data for volume_vs_history and references from a lake: the directory `serve --dir` keeps, a directory laid out like the bucket, or s3://<bucket>[/<prefix>]', defaultText: 'none: those rules are not checked' },
@@ -193,6 +194,21 @@ export const COMMAND_HELP = {
       [2, 'cannot run: bad arguments, an unreadable contract, an unreachable bucket, no partition of the dataset there, or a published file that is no longer the one its _SUCCESS lists'],
     ],
   },
+  status: {
+    usage: 'contract-gate status [--from <lake>] --out <file> [--endpoint <url>] [--contracts <dir>] [--link-base <url>] [--now <ISO-8601>]',
+    summary: "write the lake's status page: per dataset version the last 30 partitions (published, with warnings, quarantined, missed SLA, in staging), row counts and the last 50 notifications",
+    operands: [],
+    options: {
+      from: { type: 'string', default: './.lake', value: '<lake>', help: 'the lake: the directory `serve --dir` keeps, a directory laid out like the bucket, or s3://<bucket>[/<prefix>]' },
+      out: { type: 'string', value: '<file>', help: 'where to write the page (required)' },
+      endpoint: ENDPOINT,
+      contracts: { type: 'string', value: '<dir>', help: "contract files for the row-count bands and SLA calendars of datasets the lake's registry lacks", defaultText: "the lake's registry only" },
+      'link-base': { type: 'string', value: '<url>', help: 'link each key as <url>/<key> (a website or CloudFront in front of the bucket)', defaultText: 'the S3 console for s3://, the running serve for its directory, relative files for a directory' },
+      now: { ...NOW, help: 'the clock that decides missed and not yet due, e.g. 2026-11-30T06:00:00Z' },
+      ...ODCS_DEFAULTS,
+    },
+    exits: [[0, 'written'], [2, 'cannot run: bad arguments, an unreachable lake, an unwritable --out']],
+  },
   export: {
     // The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters.
     usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/]',
@@ -256,3 +272,4 @@ export const LINT_USAGE = COMMAND_HELP.lint.usage;
 export const REDRIVE_USAGE = COMMAND_HELP.redrive.usage;
 export const RELEASE_USAGE = COMMAND_HELP.release.usage;
 export const PUBLISH_USAGE = COMMAND_HELP.publish.usage;
+export const STATUS_USAGE = COMMAND_HELP.status.usage;

@@ -9,6 +9,7 @@ import { GateError } from '../errors.js';
 import { formatJunitReport } from '../report/junit-report.js';
 import { isPublishable, type Report } from '../report/report.js';
 import { formatTextReport } from '../report/text-report.js';
+import { htmlReport } from '../report/html-report.js';
 import { localPartitionFiles } from '../storage/local-files.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
@@ -17,8 +18,9 @@ import { parseNow } from './parse-now.js';
 import { progressLine } from './progress-line.js';
 import { lakeFacts } from './history-lake.js';
 import { COMMAND_HELP, VALIDATE_USAGE } from './usage.js';
+import { writeOut } from './write-out.js';
 
-const FORMATS = ['text', 'json', 'junit'] as const;
+const FORMATS = ['text', 'json', 'junit', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
 /** `validate`: checks local files against a contract and prints the verdict. */
@@ -37,7 +39,12 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   const facts = values.history === undefined ? undefined : await lakeFacts(contract, { lake: values.history, partition: values.partition, contractFile: values.contract, paths: positionals, loadOptions, warn: io.stderr });
   // Only text output is for a person: the progress line would garble nothing, but is noise in a file.
   const report = await validateWith(contract, positionals, now, format === 'text' ? io : { ...io, isTTY: false }, workers, facts);
-  io.stdout(formatOutput(report, format, contract, now, facts));
+  const output = formatOutput(report, format, contract, now, facts);
+  if (values.out === undefined) io.stdout(output);
+  else {
+    await writeOut(values.out, output, `${format} report`);
+    io.stdout(`${formatTextReport(report).split('\n')[0]}\n  report: ${values.out}\n`);
+  }
   // Warnings and rows withheld within the tolerance pass; the report says how many.
   return isPublishable(report) ? EXIT.ok : EXIT.violated;
 }
@@ -50,6 +57,7 @@ function readFormat(text: string): Format {
 
 function formatOutput(report: Report, format: Format, contract: Contract, now: number, facts?: PlanFacts): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (format === 'html') return htmlReport(report);
   return format === 'junit' ? formatJunitReport(report, buildCheckPlan(contract, now, facts)) : formatTextReport(report);
 }
 

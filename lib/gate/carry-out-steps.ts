@@ -1,5 +1,6 @@
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
+import { htmlReport, type ReportPageInput } from '../report/html-report.js';
 import type { Decision } from './decision.js';
 import { isChangeError } from './pinned-copy.js';
 
@@ -14,6 +15,14 @@ export async function keepMarker(store: ObjectStore, decision: Decision, target:
     if (!isChangeError(error)) throw error;
     if (decision.marker_text !== undefined) await store.put(target, decision.marker_text);
   }
+}
+
+/**
+ * The report's page, before `_REPORT.json`, whose presence says the attempt's folder is whole.
+ * The page is made from the decision alone, so a delivery that resumes writes the same bytes over it.
+ */
+export async function writeReportPage(store: ObjectStore, key: string, report: ReportPageInput): Promise<void> {
+  await store.put(key, htmlReport(report), { contentType: 'text/html; charset=utf-8' });
 }
 
 /** Conditional create; an existing object written by the same attempt counts as done. */

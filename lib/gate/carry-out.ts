@@ -9,7 +9,7 @@ import { quarantinedReport } from './quarantined-report.js';
 import { recordDecision, type RecordedDecision } from './recorded-decision.js';
 import { successManifest } from './success-manifest.js';
 import { supersededDecision } from './superseded.js';
-import { createOnce, keepMarker, readJson } from './carry-out-steps.js';
+import { createOnce, keepMarker, writeReportPage, readJson } from './carry-out-steps.js';
 import { holdWithout, keepOriginals, rejectedRowsKey } from './withheld-rows.js';
 
 export interface CarryOutDeps {
@@ -142,7 +142,9 @@ async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<Chang
     if ('changed' in copied) return [copied.changed];
   }
   await keepMarker(store, decision, `${prefix}${layout.marker}`);
-  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(quarantinedReport(decision, layout), null, 2)}\n`, decision.attempt);
+  const report = quarantinedReport(decision, layout);
+  await writeReportPage(store, `${prefix}${layout.reportPage}`, report);
+  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(report, null, 2)}\n`, decision.attempt);
   return [];
 }
 

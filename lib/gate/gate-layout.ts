@@ -3,7 +3,7 @@
  *
  *   staging/<name>/v<major>/<partition>/...       the producer's drop, then `_READY`
  *   published/<name>/v<major>/<partition>/...     after the gate passed it, `_SUCCESS` last
- *   quarantine/<name>/v<major>/<partition>/<attempt>/...   a failed drop and `_REPORT.json`
+ *   quarantine/<name>/v<major>/<partition>/<attempt>/...   a failed drop, `_REPORT.html` and `_REPORT.json` (last)
  *   _gate/...                                      the gate's own records (decisions, notices)
  */
 export interface GateLayout {
@@ -14,6 +14,8 @@ export interface GateLayout {
   readonly marker: string;
   readonly success: string;
   readonly report: string;
+  /** The same report as a page a person opens, beside `report`. */
+  readonly reportPage: string;
 }
 
 export const DEFAULT_LAYOUT: GateLayout = {
@@ -24,6 +26,7 @@ export const DEFAULT_LAYOUT: GateLayout = {
   marker: '_READY',
   success: '_SUCCESS',
   report: '_REPORT.json',
+  reportPage: '_REPORT.html',
 };
 
 /** One partition of one major version of a dataset, as named by its path. */

@@ -99,6 +99,7 @@ function whereThingsAre(decision: Decision, layout: GateLayout, location: string
     ...topViolations(quarantinedReport(decision, layout)),
     `Data:      ${where}`,
     `Report:    ${where}${layout.report}`,
+    `Page:      ${where}${layout.reportPage} (open it with a presigned URL or the S3 console)`,
     '',
     `Fix the data and drop it again into ${staging} (data files first, ${layout.marker} last).`,
   ];
@@ -124,6 +125,6 @@ function withheldLines(decision: Decision, layout: GateLayout, location: string)
   const tolerance = decision.report.tolerance?.tolerance;
   return [
     `Withheld:  ${withheld.rows.toLocaleString('en-US')} invalid ${withheld.rows === 1 ? 'row' : 'rows'}${tolerance ? ` (within the tolerance ${tolerance})` : ''}: ${folder}rejected-rows.${withheld.format}`,
-    `Originals: ${folder} (the files as dropped, and ${layout.report})`,
+    `Originals: ${folder} (the files as dropped, ${layout.report} and its page ${layout.reportPage})`,
   ];
 }

@@ -61,8 +61,9 @@ export async function readQuarantinedAttempt(store: ObjectStore, layout: GateLay
   const marker = objects.find((o) => o.key === markerKey);
   // A publish that withheld rows left them beside the originals: they are the gate's, not the producer's.
   const rejected = report.tolerance?.withheld ? objects.find((o) => /^rejected-rows\.(parquet|csv|jsonl)$/.test(o.key.slice(ref.prefix.length))) : undefined;
+  const pageKey = `${ref.prefix}${layout.reportPage}`;
   const files = objects
-    .filter((o) => o.key !== reportKey && o.key !== markerKey && o !== rejected)
+    .filter((o) => o.key !== reportKey && o.key !== pageKey && o.key !== markerKey && o !== rejected)
     .map((o) => ({ key: o.key, relative: o.key.slice(ref.prefix.length), size: o.size, etag: o.etag }));
   checkAgainstReport(where, report, files, ref.address);
   return { ...ref, report, ...(marker ? { marker } : {}), files };

@@ -3,7 +3,7 @@ import { rewriteWithout } from '../rows/rewrite-file.js';
 import type { ByteSource } from '../formats/byte-source.js';
 import { objectFile } from '../storage/object-file.js';
 import { uploadChunks, type ObjectStore } from '../storage/object-store.js';
-import { createOnce, keepMarker } from './carry-out-steps.js';
+import { createOnce, keepMarker, writeReportPage } from './carry-out-steps.js';
 import type { ChangedFile, Decision, Withheld } from './decision.js';
 import { quarantinePrefix, type GateLayout } from './gate-layout.js';
 import { changedFiles, copyPinned, deletePinned, isChangeError, type ListedObject } from './pinned-copy.js';
@@ -33,7 +33,9 @@ export async function keepOriginals(store: ObjectStore, layout: GateLayout, deci
   });
   if ('changed' in rejected) return rejected.changed;
   await keepMarker(store, decision, `${prefix}${layout.marker}`);
-  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(quarantinedReport(decision, layout), null, 2)}\n`, decision.attempt);
+  const report = quarantinedReport(decision, layout);
+  await writeReportPage(store, `${prefix}${layout.reportPage}`, report);
+  await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(report, null, 2)}\n`, decision.attempt);
   return [];
 }
 

@@ -18,11 +18,29 @@ export interface EmulatorStartOptions {
   readonly port: number;
 }
 
-export type ParentMessage = { type: 'start'; options: EmulatorStartOptions } | { type: 'stop' };
+/** A page under GATE_PAGES, made by the parent (it holds the contracts and the gate's view of the lake). */
+export interface PageResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export type ParentMessage = { type: 'start'; options: EmulatorStartOptions } | { type: 'stop' } | ({ type: 'page-response'; id: number } & PageResponse);
 
 export type ChildMessage =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string; code?: string }
-  | { type: 'object-created'; event: ObjectCreatedEvent };
+  | { type: 'object-created'; event: ObjectCreatedEvent }
+  | { type: 'page-request'; id: number; url: string };
+
+/**
+ * The gate's own pages on the endpoint (`/_gate/`). No bucket can be named `_gate` (S3 bucket
+ * names start with a letter or digit), so these paths never shadow an S3 request.
+ */
+export const GATE_PAGES = '/_gate';
+
+export function isGatePage(url: string): boolean {
+  return url === GATE_PAGES || url.startsWith(`${GATE_PAGES}/`) || url.startsWith(`${GATE_PAGES}?`);
+}
 
 export const EMULATOR_HOST = '127.0.0.1';

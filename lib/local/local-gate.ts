@@ -13,7 +13,8 @@ import { registryContracts } from '../registry/registry-contracts.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { ObjectCreatedEvent } from './emulator-protocol.js';
+import { gatePages } from '../status/gate-pages.js';
+import type { ObjectCreatedEvent, PageResponse } from './emulator-protocol.js';
 import { startS3Emulator } from './s3-emulator.js';
 import { lockServeDir } from './serve-lock.js';
 import { s3Notification } from './s3-notification.js';
@@ -54,7 +55,8 @@ export interface LocalGate {
 /**
  * The whole gate without an AWS account: an S3-compatible endpoint on 127.0.0.1 whose
  * object-created events for `_READY` markers under `staging/` run the same handler as the
- * Lambda, with notifications written to `<dir>/notifications.jsonl`.
+ * Lambda, with notifications written to `<dir>/notifications.jsonl`, and whose `/_gate/` is the
+ * lake's status page.
  */
 export async function startLocalGate(options: LocalGateOptions): Promise<LocalGate> {
   const layout = options.layout ?? DEFAULT_LAYOUT;
@@ -76,11 +78,14 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     running.add(entry);
     void entry.done.finally(() => running.delete(entry));
   };
+  // Set with the registry, as deps is: until then a page says the gate is starting.
+  let pages: ((url: string) => Promise<PageResponse>) | undefined;
+  const onPage = (url: string): Promise<PageResponse> => pages?.(url) ?? Promise.resolve({ status: 503, contentType: 'text/plain; charset=utf-8', body: 'the gate is starting: try again in a moment\n' });
   const onObjectCreated = (event: ObjectCreatedEvent) => {
     // Same filter as the deployed bucket notification: staging/ prefix, marker suffix.
     if (isMarkerShaped(layout, event.key)) run(event);
   };
-  const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated }).catch(async (error: unknown) => {
+  const emulator = await startS3Emulator({ dir: join(options.dir, 'buckets'), buckets: [options.bucket], port: options.port ?? 4566, onObjectCreated, onPage }).catch(async (error: unknown) => {
     await lock.release();
     throw error;
   });
@@ -92,6 +97,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   });
   const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease() };
   deps = ready;
+  pages = gatePages({ store, layout, bucket: options.bucket, clock: ready.clock, contracts: async () => (await contracts.current()).all() });
   const resume = async () => {
     const busy = new Set([...running].map((entry) => entry.key));
     // A failed delivery is delivered again even when its marker is gone: a decision may be left to finish.

@@ -4,13 +4,13 @@
  * `--openssl-legacy-provider`, a flag we do not want to impose on the whole CLI.
  */
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorCode } from '../storage/fs-errors.js';
 import { writeObjectsAtomically } from './atomic-object-files.js';
 import { copySourceMiddleware } from './copy-source-middleware.js';
 import { conditionalWriteMiddleware } from './conditional-write-middleware.js';
-import { EMULATOR_HOST, type ChildMessage, type EmulatorStartOptions, type ParentMessage } from './emulator-protocol.js';
+import { EMULATOR_HOST, isGatePage, type ChildMessage, type EmulatorStartOptions, type PageResponse, type ParentMessage } from './emulator-protocol.js';
 import { keyPathMiddleware } from './key-path-middleware.js';
 import { completeUploadsAsS3 } from './multipart-completion.js';
 import { multipartMiddleware } from './multipart-middleware.js';
@@ -22,6 +22,8 @@ import { storeKeysLiterally } from './store-paths.js';
 import { xmlBodyMiddleware } from './xml-body-middleware.js';
 
 let server: Server | undefined;
+const pending = new Map<number, (page: PageResponse) => void>();
+let nextPage = 0;
 
 function send(message: ChildMessage): void {
   // A send that fails means the parent is gone; the disconnect handler ends this process.
@@ -58,8 +60,22 @@ async function start(options: EmulatorStartOptions): Promise<void> {
   );
   // Last before s3rver's router (the final middleware), so it renders documents first.
   app.middleware.splice(app.middleware.length - 1, 0, xmlBodyMiddleware());
-  server = createServer(app.callback());
+  const s3 = app.callback();
+  server = createServer((request, response) => (isGatePage(request.url ?? '') ? void servePage(request, response) : s3(request, response)));
   return listen(server, options.port);
+}
+
+/** `/_gate/...`: asked of the parent, which reads the lake through the endpoint like any client. */
+async function servePage(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const page = request.method === 'GET' || request.method === 'HEAD'
+    ? await new Promise<PageResponse>((resolve) => {
+      const id = nextPage++;
+      pending.set(id, resolve);
+      send({ type: 'page-request', id, url: request.url ?? '' });
+    })
+    : { status: 405, contentType: 'text/plain; charset=utf-8', body: 'the gate pages are read-only: GET them\n' };
+  response.writeHead(page.status, { 'content-type': page.contentType, 'cache-control': 'no-store' });
+  response.end(request.method === 'HEAD' ? undefined : page.body);
 }
 
 /** s3rver's own `run()` leaves a listen error unhandled, so we listen ourselves. */
@@ -91,4 +107,9 @@ process.on('disconnect', () => process.exit(0));
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'start') start(message.options).catch(failed);
   else if (message.type === 'stop') stop();
+  else if (message.type === 'page-response') {
+    const { id, type: _type, ...page } = message;
+    pending.get(id)?.(page);
+    pending.delete(id);
+  }
 });

@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { GateError } from '../errors.js';
-import { EMULATOR_HOST, type ChildMessage, type ObjectCreatedEvent, type ParentMessage } from './emulator-protocol.js';
+import { describeError, GateError } from '../errors.js';
+import { EMULATOR_HOST, type ChildMessage, type ObjectCreatedEvent, type PageResponse, type ParentMessage } from './emulator-protocol.js';
 
 export type { ObjectCreatedEvent } from './emulator-protocol.js';
 
@@ -20,6 +20,8 @@ export interface S3EmulatorOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;
   readonly onObjectCreated?: (event: ObjectCreatedEvent) => void;
+  /** Makes the pages under `/_gate/` (the URL as requested, query included); without it they are 404. */
+  readonly onPage?: (url: string) => Promise<PageResponse>;
 }
 
 const STOP_GRACE_MS = 5_000;
@@ -33,6 +35,7 @@ export async function startS3Emulator(options: S3EmulatorOptions): Promise<S3Emu
   const child = forkChild();
   child.on('message', (message: ChildMessage) => {
     if (message.type === 'object-created') options.onObjectCreated?.(message.event);
+    else if (message.type === 'page-request') void answerPage(child, message, options.onPage);
   });
   const start: ParentMessage = { type: 'start', options: { dir: options.dir, buckets: options.buckets, port: requestedPort } };
   // A failed send means the child is already gone; its exit rejects the start below.
@@ -78,6 +81,16 @@ function whenListening(child: ChildProcess, requestedPort: number): Promise<numb
     };
     child.on('message', onMessage).on('exit', onExit).on('error', onError);
   });
+}
+
+const NO_PAGES: PageResponse = { status: 404, contentType: 'text/plain; charset=utf-8', body: 'no gate pages on this endpoint: `contract-gate serve` serves them\n' };
+
+async function answerPage(child: ChildProcess, request: { id: number; url: string }, onPage: S3EmulatorOptions['onPage']): Promise<void> {
+  const page = onPage === undefined ? NO_PAGES : await onPage(request.url).catch((error: unknown): PageResponse => (
+    { status: 500, contentType: 'text/plain; charset=utf-8', body: `the page could not be made: ${describeError(error)}\n` }
+  ));
+  const response: ParentMessage = { type: 'page-response', id: request.id, ...page };
+  if (child.connected) child.send(response, () => undefined);
 }
 
 function startFailure(port: number, message: string, code: string | undefined): string {

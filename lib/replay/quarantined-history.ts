@@ -8,7 +8,7 @@ export const quarantineRoot = (layout: GateLayout, dataset: DatasetVersion): str
 /**
  * Every quarantined attempt of a dataset version: a folder `<partition>/<attempt>/` with a
  * `_REPORT.json`, which the gate writes after the data files. Its data files are everything in
- * the folder but the report and the copied marker, as the gate moved them there.
+ * the folder but the report, its page and the copied marker, as the gate moved them there.
  */
 export async function listQuarantined(store: ObjectStore, layout: GateLayout, dataset: DatasetVersion): Promise<HistoryCandidate[]> {
   const root = quarantineRoot(layout, dataset);
@@ -20,7 +20,7 @@ export async function listQuarantined(store: ObjectStore, layout: GateLayout, da
     const segments = folder.slice(root.length, -1).split('/');
     // Below the root a report sits at <partition>/<attempt>/: a shallower one is no attempt of the gate's.
     if (segments.length < 2) return [];
-    const notData = new Set([record.key, `${folder}${layout.marker}`]);
+    const notData = new Set([record.key, `${folder}${layout.reportPage}`, `${folder}${layout.marker}`]);
     const listed = objects.filter((o) => o.key.startsWith(folder) && !notData.has(o.key));
     return [{ source: 'quarantined' as const, partition: segments.slice(0, -1).join('/'), folder, record, listed }];
   });

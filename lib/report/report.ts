@@ -86,6 +86,22 @@ export interface Report {
   readonly tolerance?: ToleranceOutcome;
   /** Things a reader should know that are no violation, e.g. a rule skipped for want of history. */
   readonly notes?: readonly string[];
+  /** Per column with a range rule (min, max, not_in_future), in contract order: what the data held beside what the contract allows. */
+  readonly observed?: readonly ObservedRange[];
+}
+
+/**
+ * The smallest and largest non-null values of a column with a range rule, as the contract writes
+ * its bounds (numbers; ISO-8601 dates and timestamps). From the values read, and for row groups
+ * their footer statistics settled, from those statistics. Null when the column held no value.
+ */
+export interface ObservedRange {
+  readonly column: string;
+  readonly min: string | null;
+  readonly max: string | null;
+  readonly allowed_min?: string;
+  /** `not_in_future`: the check time. */
+  readonly allowed_max?: string;
 }
 
 export interface ToleranceOutcome {

@@ -1,6 +1,7 @@
 import { parseTemporal } from '../contract/temporal.js';
 import { datasetPath, publishedPrefix, stagingPrefix, type DropAddress, type GateLayout } from '../gate/gate-layout.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
+import { stagedDetail } from './staged-detail.js';
 
 /** Where a partition stands, read from the bucket: what a page needs to say. */
 export interface PartitionInspection {
@@ -34,9 +35,7 @@ async function stagedState(store: ObjectStore, layout: GateLayout, address: Drop
     if (object.key === `${prefix}${layout.marker}`) marker = true;
     else files += 1;
   }
-  if (marker) return `a ${layout.marker} marker sits in ${prefix}: the gate has not finished with this drop (look at the validate function's errors and its dead-letter queue)`;
-  if (files > 0) return `${files} ${files === 1 ? 'file sits' : 'files sit'} in ${prefix} without a ${layout.marker} marker: the producer's upload never completed`;
-  return undefined;
+  return stagedDetail(layout, prefix, { files, marker });
 }
 
 /** The newest attempt's report summary; attempt folders sort by the time of their decision. */

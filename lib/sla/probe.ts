@@ -75,7 +75,7 @@ export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
 }
 
 /** Retired versions, and deprecated ones past their sunset, expect nothing any more. */
-function isExpected(contract: Contract, now: number): boolean {
+export function isExpected(contract: Contract, now: number): boolean {
   if (!contract.sla || contract.status === 'retired') return false;
   const sunset = contract.sunset === undefined ? undefined : parseTemporal(contract.sunset, 'date');
   return sunset === undefined || now < sunset;

@@ -40,7 +40,7 @@ describe('contract-gate <command> --help', () => {
   it('states the default of every option that has one', async () => {
     const { stdout } = await run(['drop', '--help']);
     expect(stdout).toMatch(/--timeout <duration> +how long to wait .*\(default: 15m\)/);
-    expect((await run(['validate', '-h'])).stdout).toMatch(/--format text\|json\|junit +.*\(default: text\)/);
+    expect((await run(['validate', '-h'])).stdout).toMatch(/--format text\|json\|junit\|html\n +.*\(default: text\)/);
   });
 
   it('takes --help wherever it stands before --, even among other arguments', async () => {

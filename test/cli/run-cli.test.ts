@@ -42,7 +42,7 @@ describe('contract-gate validate', () => {
     const { code, stdout } = await run(['validate', '--contract', 'contracts/orders.v1.yaml', BAD, '--format', 'json', ...NOW]);
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
-    expect(Object.keys(report)).toEqual(['status', 'contract', 'rows', 'files', 'violations', 'checked_at']);
+    expect(Object.keys(report)).toEqual(['status', 'contract', 'rows', 'files', 'violations', 'checked_at', 'observed']);
     expect(Object.keys(report.violations[0])).toEqual(['rule', 'severity', 'column', 'count', 'message', 'samples']);
     expectGolden('validate-bad.json', stdout);
   });
@@ -71,7 +71,7 @@ describe('contract-gate validate', () => {
       [['validate', '--contract', 'contracts/orders.v1.yaml', 'no/such/dir'], 'no/such/dir: no such file or directory'],
       [['validate', '--contract', 'missing.yaml', GOOD], 'missing.yaml: cannot read the contract file'],
       [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--now', 'tomorrow'], '--now must be an ISO-8601 timestamp'],
-      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--format', 'xml'], '--format must be one of text, json, junit, not "xml"'],
+      [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--format', 'xml'], '--format must be one of text, json, junit, html, not "xml"'],
       [['validate', '--contract', 'contracts/orders.v1.yaml', GOOD, '--colour'], "unknown option '--colour'\nusage: contract-gate validate"],
       [['frobnicate'], 'unknown command "frobnicate"'],
     ] as const;

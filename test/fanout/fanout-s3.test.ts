@@ -78,6 +78,9 @@ describe.each([
     const mine = decisionOf(fanned);
     const theirs = decisionOf(both.inline);
     expect(mine.report.violations).toEqual(theirs.report.violations);
+    // The ranged columns' spans came through the map step's JSON records.
+    expect(mine.report.observed?.map((r) => r.column)).toEqual(['amount', 'ordered_at']);
+    expect(mine.report.observed).toEqual(theirs.report.observed);
     expect(comparable(mine, 's3://lake')).toEqual(comparable(theirs, 's3://twin'));
     expect(both.deps.notifier.notices).toHaveLength(1);
     expect(comparableNotice(both.deps.notifier.notices[0], mine, 's3://lake')).toEqual(comparableNotice(both.single.notifier.notices[0], theirs, 's3://twin'));

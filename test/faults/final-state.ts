@@ -41,7 +41,7 @@ async function checkPlaces(store: ObjectStore, drop: StagedDrop, decision: Decis
   const publish = decision.outcome === 'publish';
   const expected = {
     published: publish ? [...relatives, '_SUCCESS'] : [],
-    quarantine: publish ? [] : [...relatives, '_READY', '_REPORT.json'].map((name) => `${decision.attempt}/${name}`),
+    quarantine: publish ? [] : [...relatives, '_READY', '_REPORT.html', '_REPORT.json'].map((name) => `${decision.attempt}/${name}`),
   };
   for (const place of ['published', 'quarantine'] as const) {
     const prefix = `${place}/orders/v1/${drop.partition}/`;

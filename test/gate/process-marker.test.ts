@@ -70,7 +70,8 @@ describe('processMarker: a drop that breaks its contract', () => {
     expect(result.decision.attempt).toMatch(/^20261130T050000Z-[0-9a-f]{8}$/);
     expect(store.keys('staging/')).toEqual([]);
     expect(store.keys('published/')).toEqual([]);
-    expect(store.keys(folder)).toEqual([`${folder}_READY`, `${folder}_REPORT.json`, `${folder}part-0000.parquet`, `${folder}part-0001.parquet`]);
+    expect(store.keys(folder)).toEqual([`${folder}_READY`, `${folder}_REPORT.html`, `${folder}_REPORT.json`, `${folder}part-0000.parquet`, `${folder}part-0001.parquet`]);
+    expect(store.text(`${folder}_REPORT.html`)).toMatch(/^<!doctype html>[\s\S]*✗ FAILED[\s\S]*enum · status: 1/);
     for (const file of files) expect(store.objects.get(file.key.replace(GOOD_PREFIX, folder))?.body).toEqual(file.bytes);
     const report = JSON.parse(store.text(`${folder}_REPORT.json`));
     expect(report.status).toBe('fail');
@@ -82,6 +83,7 @@ describe('processMarker: a drop that breaks its contract', () => {
     expect(notice?.attributes).toMatchObject({ outcome: 'quarantined', severity: 'critical', contract: 'orders', owner: 'orders-platform' });
     expect(notice?.subject).toBe('[contract-gate] orders v1 dt=2026-11-29 QUARANTINED: 7 violations');
     expect(notice?.body).toContain(`Report:    s3://memory/${folder}_REPORT.json`);
+    expect(notice?.body).toContain(`Page:      s3://memory/${folder}_REPORT.html`);
     expect(notice?.body).toContain('✗ enum status: 1 row of status has a value not in [placed, paid, cancelled]');
   });
 
@@ -98,7 +100,7 @@ describe('processMarker: a drop that breaks its contract', () => {
     if (result.status !== 'quarantined') throw new Error(`expected quarantine, got ${result.status}`);
     expect(result.decision.report.violations.map((v) => v.rule)).toEqual([rule]);
     expect(store.keys('staging/')).toEqual([]);
-    expect(store.keys('quarantine/')).toHaveLength(4);
+    expect(store.keys('quarantine/')).toHaveLength(5);
     expect(deps.notifier.notices).toHaveLength(1);
   });
 
@@ -134,7 +136,7 @@ describe('processMarker: delivery', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => processMarker(deps, MARKER)));
     const attempts = new Set(results.flatMap((r) => (r.status === 'quarantined' ? [r.decision.attempt] : [])));
     expect(attempts.size).toBe(1);
-    expect(store.keys('quarantine/')).toHaveLength(4);
+    expect(store.keys('quarantine/')).toHaveLength(5);
     expect(store.keys('staging/')).toEqual([]);
     expect(deps.notifier.notices).toHaveLength(1);
   });

@@ -39,7 +39,7 @@ describe('the validate Lambda handler', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     const keys: string[] = [];
     for await (const object of store.list('quarantine/orders/v1/dt=2026-11-20/')) keys.push(object.key);
-    expect(keys).toHaveLength(4);
+    expect(keys).toHaveLength(5);
     const publish = environment.sns.published.at(-1)!;
     expect(publish.get('Action')).toBe('Publish');
     expect(publish.get('TopicArn')).toBe('arn:aws:sns:eu-west-1:123456789012:gate');

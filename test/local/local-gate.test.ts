@@ -61,6 +61,7 @@ describe('contract-gate serve: the whole gate on a local S3 endpoint', () => {
     const quarantined = await keys('quarantine/orders/v1/dt=2026-11-28/');
     expect(quarantined.map((k) => k.replace(/\/\d{8}T\d{6}Z-[0-9a-f]{8}\//, '/<attempt>/'))).toEqual([
       'quarantine/orders/v1/dt=2026-11-28/<attempt>/_READY',
+      'quarantine/orders/v1/dt=2026-11-28/<attempt>/_REPORT.html',
       'quarantine/orders/v1/dt=2026-11-28/<attempt>/_REPORT.json',
       'quarantine/orders/v1/dt=2026-11-28/<attempt>/part-0000.parquet',
       'quarantine/orders/v1/dt=2026-11-28/<attempt>/part-0001.parquet',

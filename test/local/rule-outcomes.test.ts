@@ -144,7 +144,7 @@ describe('row tolerance: invalid rows within it are withheld and the rest publis
     expect(await describe(out)).toEqual(await describe(source));
 
     const attempt = success.withheld.rejected_rows.replace(/^.*?(quarantine\/)/, '$1').replace(/rejected-rows\.parquet$/, '');
-    expect((await keys(attempt)).map((k) => k.slice(attempt.length))).toEqual(['_READY', '_REPORT.json', 'part-0000.parquet', 'rejected-rows.parquet']);
+    expect((await keys(attempt)).map((k) => k.slice(attempt.length))).toEqual(['_READY', '_REPORT.html', '_REPORT.json', 'part-0000.parquet', 'rejected-rows.parquet']);
     const original = await onDisk(`${attempt}part-0000.parquet`);
     expect(readFileSync(original)).toEqual(readFileSync(source));
     const rejected = await queryRows(duck.connection, `SELECT _row, _rule, _column, _message, event_id, status FROM read_parquet(${sqlString(await onDisk(`${attempt}rejected-rows.parquet`))}) ORDER BY _row`);

@@ -30,5 +30,9 @@ describe('runChecksInParallel', () => {
     expect(single.report.violations.map((v) => v.rule)).toEqual(['required', 'enum', 'min', 'length', 'grain']);
     expect(parallel.report).toEqual(single.report);
     expect(parallel.newest).toBe(single.newest);
+    // The ranged columns' spans, joined from slices of several threads: the planted -1 is the least amount.
+    expect(single.report.observed?.map((r) => [r.column, r.allowed_min ?? r.allowed_max])).toEqual([['amount', '0'], ['ordered_at', new Date(NEXT_MORNING).toISOString()]]);
+    expect(single.report.observed?.[0]?.min).toBe('-1');
+    expect(parallel.report.observed).toEqual(single.report.observed);
   });
 });
