@@ -67,7 +67,10 @@ function headline(decision: Decision): string {
     return `${(report.rows - withheld).toLocaleString('en-US')} rows${withheld > 0 ? `, ${withheld.toLocaleString('en-US')} withheld` : ''}`;
   }
   if (decision.outcome === 'superseded') return 'files changed after the marker; nothing moved';
-  return `${report.violations.length} ${report.violations.length === 1 ? 'violation' : 'violations'}`;
+  // As the summary counts them: warnings travel along but blocked nothing.
+  const errors = report.violations.filter((v) => v.severity === 'error').length;
+  const warnings = report.violations.length - errors;
+  return `${errors} ${errors === 1 ? 'violation' : 'violations'}${warnings > 0 ? `, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''}`;
 }
 
 /** Critical only when data was refused; a superseded drop is the producer's to re-mark, a warning. */

@@ -38,9 +38,14 @@ export async function readDrop(store: ObjectStore, layout: GateLayout, address: 
   const files: StagedFile[] = [];
   for await (const object of store.list(prefix)) {
     const relative = object.key.slice(prefix.length);
-    if (relative.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'))) continue;
+    if (!isDataPath(relative)) continue;
     files.push({ key: object.key, relative, size: object.size, etag: object.etag });
   }
   const markerBody = marker.size === 0 || marker.size > MAX_MARKER_BYTES ? new Uint8Array() : await store.read(marker.key, 0, marker.size, { ifMatch: marker.etag });
   return { address, marker, tag: dropTag(marker), files, markerBody };
+}
+
+/** A staged path is data unless a segment starts with `_` or `.` (`_SUCCESS`, `.crc`, the marker): those stay in staging. */
+export function isDataPath(relative: string): boolean {
+  return !relative.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
 }

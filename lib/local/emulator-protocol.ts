@@ -1,3 +1,7 @@
+import type { PageResponse } from '../status/gate-pages.js';
+
+export type { PageResponse } from '../status/gate-pages.js';
+
 /** Messages between `startS3Emulator` and its child process (JSON over the IPC channel). */
 
 export interface ObjectCreatedEvent {
@@ -18,12 +22,6 @@ export interface EmulatorStartOptions {
   readonly port: number;
 }
 
-/** A page under GATE_PAGES, made by the parent (it holds the contracts and the gate's view of the lake). */
-export interface PageResponse {
-  readonly status: number;
-  readonly contentType: string;
-  readonly body: string;
-}
 
 export type ParentMessage = { type: 'start'; options: EmulatorStartOptions } | { type: 'stop' } | ({ type: 'page-response'; id: number } & PageResponse);
 

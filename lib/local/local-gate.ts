@@ -97,7 +97,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
   });
   const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease() };
   deps = ready;
-  pages = gatePages({ store, layout, bucket: options.bucket, clock: ready.clock, contracts: async () => (await contracts.current()).all() });
+  pages = gatePages({ store, layout, clock: ready.clock, contracts: async () => (await contracts.current()).all() });
   const resume = async () => {
     const busy = new Set([...running].map((entry) => entry.key));
     // A failed delivery is delivered again even when its marker is gone: a decision may be left to finish.

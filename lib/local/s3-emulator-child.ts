@@ -61,9 +61,18 @@ async function start(options: EmulatorStartOptions): Promise<void> {
   // Last before s3rver's router (the final middleware), so it renders documents first.
   app.middleware.splice(app.middleware.length - 1, 0, xmlBodyMiddleware());
   const s3 = app.callback();
-  server = createServer((request, response) => (isGatePage(request.url ?? '') ? void servePage(request, response) : s3(request, response)));
+  server = createServer((request, response) => {
+    if (isGatePage(request.url ?? '')) return void servePage(request, response);
+    // A staged object is the producer's: a browser opening one (an HTML file, say) runs none of its script.
+    response.setHeader('content-security-policy', 'sandbox');
+    response.setHeader('x-content-type-options', 'nosniff');
+    return s3(request, response);
+  });
   return listen(server, options.port);
 }
+
+/** The gate's pages need inline styles and nothing else: no script, even if a value escaped escaping. */
+const PAGE_HEADERS = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'x-content-type-options': 'nosniff' };
 
 /** `/_gate/...`: asked of the parent, which reads the lake through the endpoint like any client. */
 async function servePage(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -74,7 +83,7 @@ async function servePage(request: IncomingMessage, response: ServerResponse): Pr
       send({ type: 'page-request', id, url: request.url ?? '' });
     })
     : { status: 405, contentType: 'text/plain; charset=utf-8', body: 'the gate pages are read-only: GET them\n' };
-  response.writeHead(page.status, { 'content-type': page.contentType, 'cache-control': 'no-store' });
+  response.writeHead(page.status, { 'content-type': page.contentType, 'cache-control': 'no-store', ...PAGE_HEADERS, ...(page.status === 405 ? { allow: 'GET, HEAD' } : {}) });
   response.end(request.method === 'HEAD' ? undefined : page.body);
 }
 

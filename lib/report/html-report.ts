@@ -76,7 +76,7 @@ function ranges(observed: readonly ObservedRange[], violations: readonly Violati
 <thead><tr><th scope="col" style="width:18%">Column</th><th scope="col">Observed min</th><th scope="col">Observed max</th><th scope="col">Allowed min</th><th scope="col">Allowed max</th><th scope="col" style="width:14%">Within bounds</th></tr></thead>
 <tbody>${observed.map((range) => {
     const hits = broken(range.column);
-    const verdict = hits.length === 0 ? html`<span class="pass">✓ yes</span>` : html`<span class="${hits[0]!.severity}">${hits[0]!.severity === 'warning' ? '⚠' : '✗'} no: ${hits.map((v) => v.rule).join(', ')}</span>`;
+    const verdict = hits.length === 0 ? html`<span class="pass">✓ yes</span>` : html`<span class="${hits[0]!.severity}">${hits[0]!.severity === 'warning' ? '⚠' : '✗'} no: ${[...new Set(hits.map((v) => v.rule))].join(', ')}</span>`;
     return html`<tr data-column="${range.column}"><th scope="row">${range.column}</th><td class="value">${range.min ?? '(no value)'}</td><td class="value">${range.max ?? '(no value)'}</td><td class="value">${range.allowed_min ?? '—'}</td><td class="value">${range.allowed_max ?? '—'}</td><td>${verdict}</td></tr>`;
   })}</tbody>
 </table>`;

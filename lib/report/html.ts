@@ -14,8 +14,15 @@ export type HtmlPart = Html | string | number | boolean | null | undefined | rea
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/**
+ * Explicit bidirectional controls (embeddings, overrides, isolates, marks) reorder what follows
+ * them: `\u202E92-11-6202=td` would show as `dt=2026-11-29`. Data never needs them to be read,
+ * so they are shown as their escapes, as the JUnit output shows control characters.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 /** `false`, null and undefined render as nothing, so `${cond && html`...`}` reads naturally. */

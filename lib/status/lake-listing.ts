@@ -1,4 +1,5 @@
 import type { GateLayout } from '../gate/gate-layout.js';
+import { isDataPath } from '../gate/read-drop.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { attemptKey, datasetKey, stagedKey, successKey } from './lake-keys.js';
 import type { LakeTables } from './partition-table.js';
@@ -50,6 +51,8 @@ export async function listStagingRoot(store: ObjectStore, layout: GateLayout, ta
       noteDataset(tables, layout.staging, object.key); // a producer's stray object: the gate ignores it too
       continue;
     }
+    // What the gate does not read (`_SUCCESS`, `.crc` beside the data) is no drop: it stays when the drop is done.
+    if (ref.file !== layout.marker && !isDataPath(ref.file)) continue;
     const summary = tables.table(ref.dataset, ref.major).at(ref.partition);
     const staged = (summary.staged ??= { files: 0, marker: false, newest: 0 });
     if (ref.file === layout.marker) staged.marker = true;

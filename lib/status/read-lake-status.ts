@@ -3,6 +3,7 @@ import { isoSeconds } from '../contract/temporal.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../gate/gate-layout.js';
 import { isExpected } from '../sla/probe.js';
 import { duePartitions } from '../sla/sla-calendar.js';
+import { partitionTime } from '../replay/replay-window.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { listPublishedRoot, listQuarantineRoot, listStagingRoot } from './lake-listing.js';
 import type { DatasetStatus, LakeStatus, PartitionCell } from './lake-status.js';
@@ -23,6 +24,7 @@ export interface LakeStatusOptions {
 const DAY = 86_400_000;
 /** How far back the calendar looks for partitions that never came; older ones are history, not status. */
 const CALENDAR_DAYS = 60;
+const NEW_DATASET_DAYS = 2;
 
 /**
  * The lake's status, read only from what the gate and the probe already wrote, through list,
@@ -68,13 +70,22 @@ async function cellsOf(context: CellContext, table: PartitionTable): Promise<Par
   return cells;
 }
 
-/** The calendar's partitions with deadlines in (now − CALENDAR_DAYS, now + 1 day], for a contract still expected. */
+/**
+ * The calendar's partitions with deadlines in (now − CALENDAR_DAYS, now + 1 day], for a contract
+ * still expected, from the dataset's first partition on: a contract registered today owes no
+ * partitions of the weeks before. With none yet, as far back as the probe looks (NEW_DATASET_DAYS).
+ */
 function placeDue(tables: LakeTables, contract: Contract, now: number): void {
   if (!isExpected(contract, now)) return;
   const from = now - CALENDAR_DAYS * DAY;
   const table = tables.table(contract.name, contract.version.major);
+  const times = table.kept().flatMap((row) => (row.time === undefined ? [] : [row.time]));
+  const first = times.length > 0 ? Math.min(...times) : undefined;
   for (const due of duePartitions(contract.sla!, contract.produces.partition, { from, to: now + DAY })) {
-    if (due.deadline > from) table.at(due.path).due = due;
+    if (due.deadline <= from) continue;
+    const time = partitionTime(contract.produces.partition, due.path);
+    const owed = first === undefined ? due.deadline > now - NEW_DATASET_DAYS * DAY : time === undefined || time >= first;
+    if (owed) table.at(due.path).due = due;
   }
 }
 

@@ -34,14 +34,15 @@ function datasetSection(dataset: DatasetStatus, links: LinkStyle): Html {
 <p class="meta">${contract ? `contract ${contract.version}, owner ${contract.owner}` : 'no contract of this major version in the registry'} · ${tally(dataset.cells)}</p>
 ${dataset.cells.length === 0
     ? html`<p>No partition yet.</p>`
-    : html`<ol class="calendar" aria-label="The last ${dataset.cells.length} partitions of ${dataset.dataset} v${dataset.major}, oldest first">${dataset.cells.map((cell) => calendarCell(cell, links))}</ol>`}
+    : html`<ol class="calendar" aria-label="The last ${dataset.cells.length === 1 ? 'partition' : `${dataset.cells.length} partitions`} of ${dataset.dataset} v${dataset.major}, oldest first">${dataset.cells.map((cell) => calendarCell(cell, links))}</ol>`}
 ${volumeChart(dataset, `${anchor(dataset)}-chart`)}
 </section>`;
 }
 
 function calendarCell(cell: PartitionCell, links: LinkStyle): Html {
   const words = STATE_WORDS[cell.state];
-  const late = cell.late ? ' (late)' : '';
+  // Late means it came after the probe paged it missed; a missed one still is just missed.
+  const late = cell.late && cell.state !== 'missed_sla' && cell.state !== 'waiting' ? ' (late)' : '';
   const title = [cell.detail, cell.at && `at ${cell.at}`].filter(Boolean).join(' · ');
   return html`<li data-state="${cell.state}" data-partition="${cell.partition}"><a class="${cell.state}" href="${links.href(cell.link)}" title="${title}">
 <span class="cell-state">${words.symbol} ${words.word}${late}</span>

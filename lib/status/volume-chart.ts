@@ -28,10 +28,11 @@ export function volumeChart(dataset: DatasetStatus, id: string): Html | undefine
     const words = STATE_WORDS[cell.state];
     return html`<g class="${cell.state}"><title>${cell.partition}: ${words.word}, ${count(cell.rows)} rows</title><rect class="bar" x="${x.toFixed(1)}" y="${y(cell.rows).toFixed(1)}" width="${width.toFixed(1)}" height="${(y(0) - y(cell.rows)).toFixed(1)}"></rect><text class="bar-symbol" x="${(x + width / 2).toFixed(1)}" y="${(y(cell.rows) - 3).toFixed(1)}" text-anchor="middle">${words.symbol}</text></g>`;
   });
-  const caption = `Rows per partition of ${dataset.dataset} v${dataset.major}${bandText(minRows, maxRows)}.`;
+  const band = dataset.contract ? bandText(minRows, maxRows) : '; no contract of this major version is registered, so no row-count band';
+  const caption = `Rows per partition of ${dataset.dataset} v${dataset.major}${band}.`;
   return html`<figure>
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}" font-size="11">
-${band(minRows, maxRows, maxShown, y)}
+${bandShape(minRows, maxRows, maxShown, y)}
 <line x1="${PAD.left}" y1="${y(0).toFixed(1)}" x2="${WIDTH - PAD.right}" y2="${y(0).toFixed(1)}" stroke="#57606a"></line>
 <text x="${PAD.left - 6}" y="${(y(0) + 4).toFixed(1)}" text-anchor="end">0</text>
 <text x="${PAD.left - 6}" y="${(y(most) + 4).toFixed(1)}" text-anchor="end">${count(most)}</text>
@@ -49,7 +50,7 @@ function axisLabel(partition: string): string {
   return partition.length <= 40 ? partition : `…${partition.slice(-39)}`;
 }
 
-function band(minRows: number | undefined, maxRows: number | undefined, maxShown: number | undefined, y: (rows: number) => number): Html | undefined {
+function bandShape(minRows: number | undefined, maxRows: number | undefined, maxShown: number | undefined, y: (rows: number) => number): Html | undefined {
   if (minRows === undefined && maxRows === undefined) return undefined;
   const low = y(minRows ?? 0);
   const high = maxShown === undefined ? PAD.top : y(maxShown);

@@ -117,7 +117,7 @@ describe('the local object store under hostile marker keys', () => {
     expect(result.decision.report.violations.map((v) => v.rule)).toEqual(['bad_partition']);
     const files = await filesBelow(root);
     expect(files.filter((f) => f.startsWith('staging'))).toEqual([]);
-    expect(files.filter((f) => f.startsWith('quarantine'))).toHaveLength(4);
+    expect(files.filter((f) => f.startsWith('quarantine'))).toHaveLength(5);
     expect(await readdir(base)).toEqual(['bucket']);
     expect(deps.notifier.notices).toHaveLength(1);
   });

@@ -25,3 +25,11 @@ describe('the html template', () => {
     expect(page).not.toContain('<script');
   });
 });
+
+describe('bidirectional controls', () => {
+  it('are shown as their escapes, so a value cannot read as another', () => {
+    expect(html`<td title="${'\u202E92-11-6202=td'}">${'\u202Egnp.exe\u202C'}</td>`.text).toBe('<td title="\\u202E92-11-6202=td">\\u202Egnp.exe\\u202C</td>');
+    expect(escapeHtml('\u2066a\u2069\u200F\u061C')).toBe('\\u2066a\\u2069\\u200F\\u061C');
+    expect(escapeHtml('שלום عربى')).toBe('שלום عربى');
+  });
+});

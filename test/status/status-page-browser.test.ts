@@ -54,6 +54,7 @@ const EXPECTED: Record<string, string> = {
   'dt=2026-11-30': 'waiting',
 };
 
+const EVIL_HTML = "<script>fetch('/lake/published/shipments/v1/dt=2026-11-25/_SUCCESS', { method: 'PUT', body: 'pwned' })</script>";
 let dir: string;
 let gate: LocalGate;
 let browser: Browser | undefined;
@@ -95,6 +96,9 @@ beforeAll(async () => {
   await stage('dt=2026-11-26', shipments(150, (i) => (i % 10 === 0 ? { note: 'a note far longer than twelve' } : {})), true);
   await stage('dt=2026-11-27', shipments(90, (i) => (i === 4 ? { carrier: '<script>window.__pwned = 1</script>' } : {})), true);
   await stage('dt=2026-11-29', shipments(60), false);
+  // A producer's HTML beside its data, and a checksum file the gate does not read.
+  await gate.store.put('staging/shipments/v1/dt=2026-11-29/notes.html', EVIL_HTML, { contentType: 'text/html' });
+  await gate.store.put('staging/shipments/v1/dt=2026-11-28/.part-0000.parquet.crc', 'crc');
   await stage(LONG, { rows: 3, columns: [{ name: 'shipment_id', type: 'int64', nullable: false, values: [1, 2, 3] }] }, true, 'replicas/v2');
   // The probe, as the schedule runs it: dt=2026-11-29 was due at 06:00 and is still not complete.
   const notifier = localNotifier({ file: join(dir, 'lake', 'notifications.jsonl'), print: () => {} });
@@ -124,7 +128,9 @@ describe.skipIf(!CHROMIUM)(`the status page in Chromium${CHROMIUM_SKIP}`, () => 
     for (const [partition, state] of Object.entries(EXPECTED)) expect(byPartition[partition], partition).toBe(state);
     // Missed by the calendar before the probe's window, and paged by the probe: both say so.
     expect(shown.find((c) => c.partition === 'dt=2026-11-29')!.text).toContain('◐ still in staging (late)');
-    expect(shown.filter((c) => c.state === 'missed_sla').map((c) => c.partition)).toContain('dt=2026-11-24');
+    // The calendar starts at the first partition (dt=2026-11-25): nothing before it was owed.
+    expect(shown.filter((c) => c.state === 'missed_sla').map((c) => c.partition)).toEqual(['dt=2026-11-28']);
+    expect(shown[0]!.partition).toBe('dt=2026-11-25');
     const words: Record<string, string> = { published: '✓ published', published_with_warnings: '⚠ published with warnings', quarantined: '✗ quarantined', missed_sla: '⊘ missed SLA', in_staging: '◐ still in staging', waiting: '○ not yet due' };
     for (const cell of shown) expect(cell.text.startsWith(words[cell.state!]!), cell.text).toBe(true);
     const dated = shown.map((c) => c.partition!).filter((p) => /^dt=\d{4}-\d\d-\d\d$/.test(p));
@@ -136,7 +142,7 @@ describe.skipIf(!CHROMIUM)(`the status page in Chromium${CHROMIUM_SKIP}`, () => 
   it('says the counts in words above the calendar, and draws the rows with the contract band', async () => {
     const meta = await page.textContent('section[data-dataset="shipments"] p.meta');
     expect(meta).toContain('contract 1.4.0, owner logistics');
-    expect(meta).toMatch(/ · 1 published, 1 published with warnings, 1 quarantined, 1 still in staging, 25 missed SLA, 1 not yet due$/);
+    expect(meta).toMatch(/ · 1 published, 1 published with warnings, 1 quarantined, 1 still in staging, 1 missed SLA, 1 not yet due$/);
     const bars = await page.$$eval('section[data-dataset="shipments"] figure svg g', (groups) => groups.map((g) => `${g.getAttribute('class')}: ${g.querySelector('title')?.textContent}`));
     expect(bars).toContain('published: dt=2026-11-25: published, 120 rows');
     expect(bars).toContain('quarantined: dt=2026-11-27: quarantined, 90 rows');
@@ -164,7 +170,8 @@ describe.skipIf(!CHROMIUM)(`the status page in Chromium${CHROMIUM_SKIP}`, () => 
       if (cell.state === 'published' || cell.state === 'published_with_warnings') expect(JSON.parse(body).format).toBe('contract-gate/success@1');
       if (cell.state === 'quarantined') expect(response.headers()['content-type']).toContain('text/html');
       if (cell.state === 'in_staging') expect(body).toContain('part-0000.parquet');
-      if (cell.state === 'missed_sla' || cell.state === 'waiting') expect(body).toContain('nothing is stored under this prefix');
+      // At most the checksum file the gate ignores: no data.
+      if (cell.state === 'missed_sla' || cell.state === 'waiting') expect(body).not.toContain('.parquet</a>');
     }
   });
 
@@ -190,6 +197,25 @@ describe.skipIf(!CHROMIUM)(`the status page in Chromium${CHROMIUM_SKIP}`, () => 
     expect(await overflowsSideways(page)).toBe(false);
     await screenshot(page, 'status-page-390');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('shows a staged HTML file as text, and the endpoint runs no script of a producer\'s', async () => {
+    const staged = (await cells()).find((c) => c.partition === 'dt=2026-11-29')!;
+    const listing = await browser!.newPage();
+    await listing.goto(staged.href);
+    const link = listing.locator('a', { hasText: 'notes.html' });
+    const response = await listing.request.get(new URL((await link.getAttribute('href'))!, staged.href).href);
+    expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers()['content-security-policy']).toContain("default-src 'none'");
+    expect(await response.text()).toBe(EVIL_HTML);
+    await link.click();
+    await listing.waitForLoadState();
+    expect(await listing.evaluate(() => document.scripts.length)).toBe(0);
+    const raw = await listing.request.get(`${gate.endpoint}/lake/staging/shipments/v1/dt=2026-11-29/notes.html`);
+    expect(raw.headers()['content-security-policy']).toBe('sandbox');
+    const success = await listing.request.get(`${gate.endpoint}/lake/published/shipments/v1/dt=2026-11-25/_SUCCESS`);
+    expect(JSON.parse(await success.text()).format).toBe('contract-gate/success@1');
+    await listing.close();
   });
 
   it('has no script at all', async () => {

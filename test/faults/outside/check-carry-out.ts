@@ -30,6 +30,7 @@ export function checkCarryOut(view: TrialView, report: Report): void {
       const judgedMarker = r.report?.source?.marker?.etag;
       if (marker?.md5 !== judgedMarker) report('quarantine-marker', `quarantine/.../${attempt}/_READY = the drop's marker ${judgedMarker?.slice(0, 8)}`, marker ? `another marker's bytes ${marker.md5.slice(0, 8)}` : 'missing');
       if (!folder.has('_REPORT.json')) report('carried-out', `quarantine/.../${attempt}/_REPORT.json`, 'missing');
+      if (!folder.has('_REPORT.html')) report('carried-out', `quarantine/.../${attempt}/_REPORT.html`, 'missing');
     }
     if (r.outcome === 'superseded' || r.outcome === 'duplicate') {
       if (state.quarantine.has(attempt)) report('carried-out', `nothing quarantined for ${r.outcome} ${d.stem}`, `quarantine/.../${attempt}/ exists`);

@@ -8,7 +8,7 @@ export const OUTSIDE_INVARIANTS = {
   'decision-record': 'a decision is well formed: tag = its file name, outcome publish|quarantine|superseded|duplicate, the file versions judged, a marker the producer put',
   'one-outcome': 'a drop has exactly one decision, and the last marker of the partition has one',
   'duplicate-outcome': 'a marker put again with the same bytes over file versions its drop already judged (or none left) is `duplicate`, not judged again',
-  'carried-out': 'every decision is carried out: the newest publish is what published/ holds, quarantine has files + marker + _REPORT.json, judged staged versions are gone, superseded/duplicate move nothing',
+  'carried-out': 'every decision is carried out: the newest publish is what published/ holds, quarantine has files + marker + _REPORT.html + _REPORT.json, judged staged versions are gone, superseded/duplicate move nothing',
   'quarantine-marker': 'a quarantine attempt keeps a byte copy of the marker that completed its drop (stricter reading: also when a newer marker replaced it; the gate read its bytes)',
   'success-exact': '_SUCCESS lists exactly the published objects, each with its real size and ETag (MD5 of its bytes)',
   'published-judged': 'every published file is byte for byte the version its publish decision judged, and no other file is published',
