@@ -27,9 +27,16 @@ export { localPartitionFile, localPartitionFiles } from './storage/local-files.j
 export { objectFile } from './storage/object-file.js';
 
 // The report.
-export { MAX_SAMPLES, RULE_ORDER, type FileSummary, type Report, type RuleId, type Sample, type SampleValue, type Violation } from './report/report.js';
+export { MAX_SAMPLES, RULE_ORDER, type FileSummary, type ObservedRange, type Report, type RuleId, type Sample, type SampleValue, type Violation } from './report/report.js';
 export { formatTextReport } from './report/text-report.js';
 export { formatJunitReport } from './report/junit-report.js';
+export { htmlReport, type ReportPageInput } from './report/html-report.js';
+
+// The lake's status page, as `serve` shows it and `status` writes it.
+export { readLakeStatus, type LakeStatusOptions } from './status/read-lake-status.js';
+export { statusPage, type StatusPageOptions } from './status/status-page.js';
+export { baseLinks, consoleLinks, endpointLinks, fileLinks, gateLinks, type LinkStyle } from './status/status-links.js';
+export type { CellState, DatasetStatus, LakeStatus, NoticeEntry, PartitionCell } from './status/lake-status.js';
 
 // Contract changes.
 export { diffContracts } from './compat/diff-contracts.js';
@@ -37,7 +44,7 @@ export { formatDiffText, formatVerdict } from './compat/format-diff.js';
 export type { Bump, Change, ChangeClass, ChangeId, CompatMode, ContractDiff, DeclaredBump } from './compat/contract-diff.js';
 
 // Storage: the object-store port and its adapters.
-export { readVersion, readWhole, type CopyOptions, type ObjectInfo, type ObjectStore, type ReadOptions, type WriteOptions } from './storage/object-store.js';
+export { readVersion, readWhole, uploadChunks, type CopyOptions, type ObjectInfo, type ObjectStore, type ReadOptions, type WriteOptions } from './storage/object-store.js';
 export { s3ObjectStore, type S3ObjectStoreOptions } from './storage/s3-object-store.js';
 export { createS3Client, type S3ClientOptions } from './storage/s3-client.js';
 export { localObjectStore } from './storage/local-object-store.js';
