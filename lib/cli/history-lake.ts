@@ -70,13 +70,18 @@ async function openHistoryLake(text: string): Promise<HistoryLake> {
     return { store, description: text, close: nothingToClose, ...prefixedLake(address.prefix) };
   }
   const root = prefixedLake('');
-  if ((await isDirectory(join(address.path, 'buckets'))) || (await stat(join(address.path, 'serve.json')).catch(() => undefined))) {
+  if (await isServeDir(address.path)) {
     return { ...(await openProbeLake({ dir: address.path, dirGiven: true })), ...root };
   }
   if (!(await isDirectory(address.path))) throw new GateError('path_not_found', `--history ${address.path}: no such directory`, { context: { path: address.path } });
   return { store: localObjectStore({ root: address.path }), description: address.path, close: nothingToClose, ...root };
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+/** The directory `serve --dir` keeps: its emulator's `buckets/`, or the `serve.json` of a running serve. */
+export async function isServeDir(path: string): Promise<boolean> {
+  return (await isDirectory(join(path, 'buckets'))) || (await stat(join(path, 'serve.json')).catch(() => undefined)) !== undefined;
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }

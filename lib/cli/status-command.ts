@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Contract } from '../contract/model.js';
@@ -17,6 +17,7 @@ import { EXIT, type CliIo } from './cli-io.js';
 import { loadOptionsFrom } from './load-options.js';
 import { parseNow } from './parse-now.js';
 import { openProbeLake, type OpenLake } from './probe-lake.js';
+import { isDirectory, isServeDir } from './history-lake.js';
 import { readServeEndpoint } from './serve-endpoint-file.js';
 import { COMMAND_HELP, STATUS_USAGE } from './usage.js';
 import { writeOut } from './write-out.js';
@@ -60,7 +61,7 @@ const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' 
 /** Before the lake is read, which on S3 may take a while: a typo in --out should not wait for it. */
 async function checkOutFolder(out: string): Promise<void> {
   const folder = dirname(resolve(out));
-  if ((await stat(folder).catch(() => undefined))?.isDirectory()) return;
+  if (await isDirectory(folder)) return;
   throw new GateError('path_not_found', `${out}: cannot write the status page: the folder ${folder} does not exist (create it, or give --out a file in a folder that does)`, { context: { path: out } });
 }
 
@@ -81,7 +82,7 @@ async function openStatusLake(from: string, options: OpenOptions): Promise<Statu
   }
   if (options.endpoint !== undefined) throw new GateError('bad_arguments', `--endpoint goes with --from s3://<bucket>, not the directory ${from}`);
   if (await isServeDir(address.path)) return openServeDir(address.path, base, options.warn);
-  if (!(await stat(address.path).catch(() => undefined))?.isDirectory()) {
+  if (!(await isDirectory(address.path))) {
     throw new GateError('path_not_found', `--from ${address.path}: no such directory; give the directory \`serve --dir\` keeps (./.lake by default), a directory laid out like the bucket, or s3://<bucket>`, { context: { path: address.path } });
   }
   const links = base ?? fileLinks(resolve(address.path), dirname(resolve(options.out)));
@@ -121,9 +122,6 @@ function statusLakeError(error: unknown, dir: string, bucket: string): unknown {
   return error;
 }
 
-async function isServeDir(path: string): Promise<boolean> {
-  return (await stat(join(path, 'buckets')).catch(() => undefined))?.isDirectory() === true || (await stat(join(path, 'serve.json')).catch(() => undefined)) !== undefined;
-}
 
 /** The registry's contracts, and from --contracts those of dataset versions it lacks. */
 async function statusContracts(lake: StatusLake, dir: string | undefined, loadOptions: ReturnType<typeof loadOptionsFrom>, warn: (text: string) => void): Promise<Contract[]> {
