@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NAME } from '../contract/native-contract.js';
 import { GateError } from '../errors.js';
+import { choiceLines } from '../infer/choice.js';
 import { inferFromSamples } from '../infer/infer-from-samples.js';
 import { guessDataset, guessPartition } from '../infer/partition-naming.js';
+import type { ProposedContract } from '../infer/proposal.js';
 import { DEFAULT_ENUM_MAX } from '../infer/propose-contract.js';
 import { sampleFormat } from '../infer/read-samples.js';
 import { samplePartitions, type SamplePartition } from '../infer/sample-partitions.js';
@@ -14,7 +16,8 @@ import { COMMAND_HELP } from './usage.js';
 /**
  * `infer`: proposes a contract from sample partitions, one that lints and passes every one of
  * them, with comments saying what each rule was inferred from. Prints it, or writes it to
- * `--out DIR/<name>.v<major>.yaml`, never over an existing file.
+ * `--out DIR/<name>.v<major>.yaml`, never over an existing file. Why it chose the grain and the
+ * freshness column, and what else there was, goes to stderr, so stdout stays the contract.
  */
 export async function inferCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,10 +32,17 @@ export async function inferCommand(args: string[], io: CliIo): Promise<number> {
   const major = wholeNumber(values.major, '--major') ?? dataset.major ?? 1;
   const partition = guessPartition(partitions.map((p) => p.dir));
   const format = await sampleFormat(partitions);
-  const text = await inferFromSamples(partitions, { name: dataset.name, major, enumMax, format, partition, now: Date.now() });
+  const { text, proposal } = await inferFromSamples(partitions, { name: dataset.name, major, enumMax, format, partition, now: Date.now() });
   if (values.out === undefined) io.stdout(text);
   else io.stdout(`wrote ${await writeNew(join(values.out, `${dataset.name}.v${major}.yaml`), text)}\n`);
+  io.stderr(explainChoices(proposal));
   return EXIT.ok;
+}
+
+/** The choices a reviewer should check first, with their reasons and runners-up (also in the YAML). */
+export function explainChoices(proposal: ProposedContract): string {
+  const blocks = [proposal.grainNotes, choiceLines(proposal.freshnessChoice)];
+  return blocks.map((block) => block.map((line, i) => (i === 0 ? line : `  ${line}`)).join('\n')).join('\n') + '\n';
 }
 
 function wholeNumber(text: string | undefined, option: string): number | undefined {

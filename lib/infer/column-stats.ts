@@ -1,4 +1,5 @@
 import type { TypedColumn } from '../formats/table-file.js';
+import { idPatternOf } from './column-roles.js';
 import { TypeCandidates } from './type-candidates.js';
 import { ValueRange } from './value-range.js';
 
@@ -32,6 +33,8 @@ export class ColumnStats {
   distinct: Set<string> | undefined = new Set();
   /** Non-null string values seen, the denominator of the enum rule. */
   strings = 0;
+  /** The identifier pattern (`UUID`, `ULID`) every string so far has; null once one has none. */
+  idPattern: string | null | undefined;
   private current: ColumnPartition | undefined;
 
   constructor(readonly name: string, private readonly source: SourceKind, private readonly distinctCap: number) {
@@ -66,6 +69,10 @@ export class ColumnStats {
 
   private addString(value: string): void {
     this.strings++;
+    if (this.idPattern !== null && value !== '') {
+      const pattern = idPatternOf(value);
+      this.idPattern = pattern !== undefined && (this.idPattern === undefined || this.idPattern === pattern) ? pattern : null;
+    }
     if (!this.distinct || this.distinct.has(value)) return;
     if (this.distinct.size >= this.distinctCap) this.distinct = undefined;
     else this.distinct.add(value);

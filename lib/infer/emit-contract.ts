@@ -1,5 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { formatColumnType } from '../contract/column-type.js';
+import { choiceLines } from './choice.js';
 import type { ProposedColumn, ProposedContract } from './proposal.js';
 
 /** Placeholders the owner must replace; they lint, so the proposal validates as it is. */
@@ -78,10 +79,12 @@ function commentColumns(seq: YAMLSeq, p: ProposedContract): void {
 
 function commentSla(root: YAMLMap, p: ProposedContract): void {
   const sla = root.get('sla', true);
-  const note = ' arrival_by and timezone (the clock SLA) are not inferred: add them if partitions have a deadline';
+  const clock = 'arrival_by and timezone (the clock SLA) are not inferred: add them if partitions have a deadline';
+  // Without a freshness rule, why there is none goes with the note on the SLA.
+  const note = lines(p.freshness ? [clock] : [clock, ...choiceLines(p.freshnessChoice)]);
   if (!isMap(sla)) return comment(root, 'compat', note);
   comment(root, 'sla', note);
-  if (p.freshness) comment(sla, 'max_lag_hours', lines(p.freshness.notes));
+  if (p.freshness) comment(sla, 'max_lag_hours', lines([...choiceLines(p.freshnessChoice), ...p.freshness.notes]));
   if (p.volume) comment(sla, p.volume.minRows !== undefined ? 'min_rows' : 'max_rows', ` ${p.volume.note}`);
 }
 

@@ -1,6 +1,7 @@
 import { isNumericType, isTemporalType, type ColumnType } from '../contract/column-type.js';
 import { formatBound } from '../contract/temporal.js';
 import type { ColumnStats } from './column-stats.js';
+import { isIdName } from './column-roles.js';
 import type { TypedPartition } from './infer-type.js';
 import type { ProposedColumn } from './proposal.js';
 import { roundDown, roundUp } from './round-outward.js';
@@ -20,12 +21,24 @@ export function inferColumn(stats: ColumnStats, type: ColumnType, partitions: re
   const notes: string[] = [];
   const required = inferRequired(partitions, notes);
   const values = partitions.reduce((sum, p) => sum + p.nonNull, 0);
+  const idLike = identifierOf(stats, type);
   const enumValues = type.kind === 'string' ? inferEnum(stats, values, context, notes) : undefined;
   const range = new ValueRange();
   partitions.forEach((p) => range.merge(p.range));
-  const bounds = isNumericType(type) ? inferBounds(type, range, context.unique, notes) : {};
+  const bounds = isNumericType(type) ? inferBounds(type, range, context.unique ? 'unique' : idLike, notes) : {};
   if (isTemporalType(type) && range.min !== undefined) noteTemporalRange(type, range, notes);
-  return { name: stats.name, type, required, ...(enumValues ? { enum: enumValues } : {}), ...bounds, notes };
+  return { name: stats.name, type, required, ...(enumValues ? { enum: enumValues } : {}), ...bounds, ...(idLike ? { idLike } : {}), notes };
+}
+
+/**
+ * Whether a column looks like an identifier: whole numbers or strings with an id-like name
+ * (`trip_id`, `trip_seq`), or strings that are every one a UUID or a ULID.
+ */
+function identifierOf(stats: ColumnStats, type: ColumnType): ProposedColumn['idLike'] {
+  if (!['int32', 'int64', 'string'].includes(type.kind)) return undefined;
+  if (isIdName(stats.name)) return 'name';
+  const pattern = type.kind === 'string' ? stats.idPattern : undefined;
+  return pattern === 'UUID' || pattern === 'ULID' ? pattern : undefined;
 }
 
 function inferRequired(partitions: readonly TypedPartition[], notes: string[]): boolean {
@@ -59,7 +72,8 @@ function inferEnum(stats: ColumnStats, values: number, context: ColumnContext, n
   return [...distinct].sort();
 }
 
-function inferBounds(type: ColumnType, range: ValueRange, unique: boolean, notes: string[]): { min?: number; max?: number } {
+/** `identifier`: unique in every partition, or id-like (see identifierOf): no bounds for whole numbers. */
+function inferBounds(type: ColumnType, range: ValueRange, identifier: 'unique' | ProposedColumn['idLike'], notes: string[]): { min?: number; max?: number } {
   const [min, max] = [exactNumber(range.min), exactNumber(range.max)];
   if (range.nonFinite > 0) {
     notes.push(`no min/max: ${count(range.nonFinite, 'value')} NaN or infinite, which no bound admits`);
@@ -68,8 +82,9 @@ function inferBounds(type: ColumnType, range: ValueRange, unique: boolean, notes
   if (min === undefined || max === undefined) return {};
   const integer = type.kind === 'int32' || type.kind === 'int64';
   const observed = `observed range ${min} to ${max}`;
-  if (integer && unique) {
-    notes.push(`${observed}; no min/max: a unique whole number is an identifier that grows`);
+  if (integer && identifier) {
+    const what = identifier === 'unique' ? 'a unique whole number is an identifier' : 'an id-like name: an identifier';
+    notes.push(`${observed}; no min/max: ${what} that grows`);
     return {};
   }
   const bounds = { min: roundDown(min, integer), max: roundUp(max, integer) };

@@ -1,6 +1,8 @@
 import { isTemporalType } from '../contract/column-type.js';
 import type { PartitionValues } from '../contract/partition-template.js';
 import { formatBound, MILLIS_PER_DAY } from '../contract/temporal.js';
+import type { Choice } from './choice.js';
+import { timeRole, type TimeRole } from './column-roles.js';
 import type { ProposedColumn } from './proposal.js';
 
 const HOUR = 3_600_000;
@@ -18,45 +20,105 @@ export interface TimeColumn {
   readonly newest: readonly (number | undefined)[];
 }
 
-/** Names that say "when this row last changed", best first; any other `*_at` comes after. */
-const NAMES = [/^updated_at$/, /^(last_)?(updated|modified)(_at|_time|_ts|_on)?$/, /(updated|modified)_(at|time|ts)$/, /^event_(time|ts|at)$/, /^created_at$/, /_at$/, /_(time|ts)$/];
+export interface Freshness {
+  readonly column: string;
+  readonly maxLagHours: number;
+  readonly notes: string[];
+  readonly newest: number[];
+}
+
+/** Load times first: freshness asks when the data arrived (see chosenWhy). */
+const ROLES: readonly TimeRole[] = ['load', 'update', 'event'];
+/** Instants before wall-clock time (its lag shifts with the writer's zone), both before dates. */
+const KINDS = ['timestamp', 'timestamp_ntz', 'date'];
+
+interface Scored extends TimeColumn {
+  readonly role: TimeRole;
+  readonly kind: number;
+  /** Mean distance of the newest values from the partition ends; undefined without dates. */
+  readonly distance: number | undefined;
+}
 
 /**
- * Guesses the freshness column: among date and timestamp columns with a value in every
- * partition, the best name, then the one whose newest value lies closest to its partition's
- * end. The SLA is the largest lag seen between the partition's end and its newest value, plus
- * the margin.
+ * Picks the freshness column among the date and timestamp columns with a value in every
+ * partition: a load time (`ingested_at`, `_etl_loaded_at`) before an update time (`updated_at`)
+ * before an event time (`pickup_at`, `created_at`); then an instant before wall-clock time
+ * before a date; then the newest value closest to the partition's end. The SLA is the largest
+ * lag seen between the partition's end and its newest value, plus the margin.
  */
-export function inferFreshness(columns: readonly TimeColumn[], partitions: readonly { values?: PartitionValues }[]): { column: string; maxLagHours: number; notes: string[]; newest: number[] } | undefined {
+export function inferFreshness(columns: readonly TimeColumn[], partitions: readonly { values?: PartitionValues }[], labels: readonly string[]): { freshness?: Freshness; choice: Choice } {
   const ends = partitions.map((p) => (p.values ? partitionEnd(p.values) : undefined));
-  const usable = columns.filter((c) => isTemporalType(c.column.type) && c.newest.length > 0 && c.newest.every((v) => v !== undefined));
-  if (usable.length === 0) return undefined;
-  const score = (c: TimeColumn) => [nameRank(c.column.name), distance(c, ends)] as const;
-  const [chosen, ...others] = [...usable].sort((a, b) => score(a)[0] - score(b)[0] || score(a)[1] - score(b)[1]) as [TimeColumn, ...TimeColumn[]];
-  const hourly = partitions.some((p) => p.values?.hh !== undefined);
+  const temporal = columns.filter((c) => isTemporalType(c.column.type));
+  const usable = temporal.filter((c) => c.newest.length > 0 && c.newest.every((v) => v !== undefined)).map((c) => score(c, ends));
+  const unusable = temporal.filter((c) => !usable.some((u) => u.column === c.column)).map((c) => ({ name: c.column.name, why: noValue(c, labels) }));
+  const [chosen, ...others] = usable.sort(compareScored);
+  if (!chosen) {
+    const why = temporal.length ? 'no date or timestamp column has a value in every sample' : 'no date or timestamp column';
+    return { choice: { label: 'freshness_column', why: `${why}: no freshness rule`, runnersUp: unusable } };
+  }
+  const runnersUp = [...others.map((o) => ({ name: o.column.name, why: lostWhy(o, chosen) })), ...unusable];
+  const choice: Choice = { label: 'freshness_column', chosen: chosen.column.name, why: chosenWhy(chosen, others), runnersUp };
+  return { freshness: lagRule(chosen, ends, partitions.some((p) => p.values?.hh !== undefined)), choice };
+}
+
+function lagRule(chosen: Scored, ends: readonly (number | undefined)[], hourly: boolean): Freshness {
   const margin = hourly ? HOURLY_MARGIN_HOURS : DAILY_MARGIN_HOURS;
-  const lags = chosen.newest.flatMap((v, i) => (ends[i] === undefined ? [] : [Math.max(0, (ends[i]! - v!) / HOUR)]));
-  const lag = lags.length ? Math.max(...lags) : 0;
+  const lags = chosen.newest.flatMap((v, i) => (ends[i] === undefined ? [] : [(ends[i]! - v!) / HOUR]));
+  const lag = Math.max(0, ...lags);
   const newest = formatBound(Math.max(...(chosen.newest as number[])), chosen.column.type);
+  const measured = lags.every((l) => l <= 0)
+    ? `newest value at or after its partition's end in every sample (as a load time's is), so no lag to add`
+    : `newest value at most ${lag.toFixed(1)} h before its partition's end (UTC)`;
   const notes = [
-    `freshness: ${chosen.column.name} (${nameRank(chosen.column.name) < NAMES.length ? 'by its name' : 'its newest value is closest to the partition end'}); newest seen ${newest}`,
+    `freshness: newest ${chosen.column.name} seen ${newest}`,
     lags.length
-      ? `max_lag_hours: newest value at most ${lag.toFixed(1)} h before its partition's end (UTC), plus ${margin} h for the drop to arrive: tighten it to your arrival time`
+      ? `max_lag_hours: ${measured}, plus ${margin} h for the drop to arrive: tighten it to your arrival time`
       : `max_lag_hours: no partition date to measure the lag from: ${margin} h is a placeholder`,
   ];
-  if (others.length) notes.push(`other time columns: ${others.map((o) => o.column.name).join(', ')}`);
   return { column: chosen.column.name, maxLagHours: Math.ceil(lag + margin), notes, newest: chosen.newest as number[] };
 }
 
-function nameRank(name: string): number {
-  const rank = NAMES.findIndex((pattern) => pattern.test(name));
-  return rank === -1 ? NAMES.length : rank;
+function score(column: TimeColumn, ends: readonly (number | undefined)[]): Scored {
+  const gaps = column.newest.flatMap((v, i) => (ends[i] === undefined || v === undefined ? [] : [Math.abs(ends[i]! - v)]));
+  const distance = gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : undefined;
+  return { ...column, role: timeRole(column.column.name), kind: KINDS.indexOf(column.column.type.kind), distance };
 }
 
-/** Mean distance between a column's newest values and the partition ends; 0 without dates. */
-function distance(column: TimeColumn, ends: readonly (number | undefined)[]): number {
-  const gaps = column.newest.flatMap((v, i) => (ends[i] === undefined || v === undefined ? [] : [Math.abs(ends[i]! - v)]));
-  return gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : 0;
+function compareScored(a: Scored, b: Scored): number {
+  return ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || a.kind - b.kind || (a.distance ?? 0) - (b.distance ?? 0);
+}
+
+function chosenWhy(chosen: Scored, others: readonly Scored[]): string {
+  const peers = others.filter((o) => o.role === chosen.role && o.kind === chosen.kind).length;
+  const tie = peers > 0 && chosen.distance !== undefined ? `; of ${peers + 1} such columns, its newest value lies closest to the partition end` : '';
+  switch (chosen.role) {
+    case 'load': return `its name says when the row was loaded, and freshness is about when data arrives: a load time shows that, where an event time shows how old the events are${tie}`;
+    case 'update': return `its name says when the source last changed the row; no load time (ingested_at, loaded_at, _etl_loaded_at, …) is among the columns, which would show arrival more directly${tie}`;
+    case 'event': return `no load or update time (ingested_at, loaded_at, updated_at, …) is among the columns, so an event time: the SLA measures how old the newest event is, not when the data arrived${tie}`;
+  }
+}
+
+function lostWhy(other: Scored, chosen: Scored): string {
+  if (other.role !== chosen.role) {
+    if (other.role === 'event') return 'an event time: it shows how old the events are, not when the data arrived';
+    return `an update time: when the source last changed the row, where ${chosen.column.name} says when the data arrived`;
+  }
+  if (other.kind !== chosen.kind) {
+    return other.column.type.kind === 'date' ? 'a date: too coarse to measure a lag in hours' : "wall-clock time with no zone (timestamp_ntz): the lag it shows shifts with the writer's zone";
+  }
+  const what = { load: 'a load time', update: 'an update time', event: 'an event time' }[other.role];
+  if (other.distance === undefined || chosen.distance === undefined) return `${what} too; ${chosen.column.name} comes first among the columns`;
+  return `${what} too, but its newest value lies further from the partition end (${hours(other.distance)} against ${hours(chosen.distance)} on average)`;
+}
+
+function noValue(column: TimeColumn, labels: readonly string[]): string {
+  const at = column.newest.findIndex((v) => v === undefined);
+  const where = at === -1 ? 'any sample' : `${labels[at] ?? `sample ${at + 1}`} (sample ${at + 1} of ${labels.length})`;
+  return `no value in ${where}: a freshness column needs one in every partition`;
+}
+
+function hours(millis: number): string {
+  return `${(millis / HOUR).toFixed(1)} h`;
 }
 
 /** When a partition's period ends: the next midnight (UTC), or the next hour for `{hh}`. */

@@ -1,11 +1,14 @@
 import type { DataFormat } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import { emitContract } from './emit-contract.js';
-import { pairCandidates } from './infer-grain.js';
+import { rankedKeys, type KeySearch } from './infer-grain.js';
+import { compositePriority, compositeRound, isSettled } from './key-candidates.js';
 import { KeyTracker } from './key-tracker.js';
 import type { PartitionGuess } from './partition-naming.js';
-import { proposeContract, type InferOptions } from './propose-contract.js';
+import type { ProposedContract } from './proposal.js';
+import { firstSearch, proposeContract, type InferOptions } from './propose-contract.js';
 import { readSamples, trackKeys } from './read-samples.js';
+import type { SampleStats } from './sample-stats.js';
 import { canRelax, relaxProposal } from './relax-proposal.js';
 import type { SamplePartition } from './sample-partitions.js';
 import { lintProposal, verifyProposal } from './verify-proposal.js';
@@ -26,25 +29,42 @@ export interface InferRequest {
 /**
  * Reads the samples, proposes a contract, and checks it against every sample with the real
  * engine, relaxing what fails, so the YAML returned lints and passes the data it came from.
+ * Returns the YAML and the proposal it was written from (whose choices the CLI explains).
  */
-export async function inferFromSamples(partitions: readonly SamplePartition[], request: InferRequest): Promise<string> {
+export async function inferFromSamples(partitions: readonly SamplePartition[], request: InferRequest): Promise<{ text: string; proposal: ProposedContract }> {
   const options: InferOptions = { name: request.name, major: request.major, format: request.format, partition: request.partition, enumMax: request.enumMax };
   const stats = await readSamples(partitions, request.partition.values, request.format, request.enumMax + 1);
-  let proposal = proposeContract(stats, options);
-  const pairs = proposal.grain.length === 0 ? pairCandidates(proposal.columns) : [];
-  if (pairs.length > 0) {
-    const tracker = new KeyTracker();
-    pairs.forEach((pair) => tracker.add(pair));
-    await trackKeys(partitions, request.format, tracker, [...new Set(pairs.flat())]);
-    proposal = proposeContract(stats, options, [...stats.keys.unique(), ...tracker.unique()]);
-  }
+  let proposal = await searchKeys(stats, options, partitions, request.format);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const text = emitContract(proposal);
     const findings = await verifyProposal(lintProposal(text, proposal), proposal, partitions, request.now);
-    if (findings.length === 0) return text;
+    if (findings.length === 0) return { text, proposal };
     const stuck = findings.find((f) => !canRelax(f));
     if (stuck) throw new GateError('bad_arguments', `${stuck.file ?? 'a sample'}: ${stuck.message}`);
     proposal = relaxProposal(proposal, findings);
   }
   throw new GateError('internal', 'the proposed contract still fails its own samples after relaxing it; please report this');
+}
+
+/**
+ * Single columns and declared keys come from the first read. While no key so far is one a
+ * larger key cannot beat (see isSettled), pairs and then triples of the most plausible columns
+ * are tracked, each in one more read of only their columns.
+ */
+async function searchKeys(stats: SampleStats, options: InferOptions, partitions: readonly SamplePartition[], format: DataFormat): Promise<ProposedContract> {
+  let search: KeySearch = firstSearch(stats);
+  let proposal = proposeContract(stats, options, search);
+  const constant = stats.constantColumns();
+  for (const size of [2, 3] as const) {
+    if (isSettled(rankedKeys(search, proposal.columns)[0])) break;
+    const round = compositeRound(size, proposal.columns, search.results, constant);
+    if (round.keys.length === 0) break;
+    const byName = new Map(proposal.columns.map((c) => [c.name, c]));
+    const tracker = new KeyTracker(search.budget);
+    round.keys.forEach((key) => tracker.add(key, compositePriority(key, byName)));
+    await trackKeys(partitions, format, tracker, round.parts);
+    search = { ...search, results: [...search.results, ...tracker.results()], rounds: [...search.rounds, round] };
+    proposal = proposeContract(stats, options, search);
+  }
+  return proposal;
 }

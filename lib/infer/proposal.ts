@@ -1,5 +1,6 @@
 import type { ColumnType } from '../contract/column-type.js';
 import type { DataFormat } from '../contract/model.js';
+import type { Choice } from './choice.js';
 
 /**
  * A proposed contract before it is YAML: each rule with what it was inferred from, so the
@@ -17,7 +18,11 @@ export interface ProposedContract {
   /** Columns seen but not declared, each with why. */
   readonly leftOut: readonly { readonly name: string; readonly reason: string }[];
   readonly grain: readonly string[];
+  /** Why this grain (see choice.ts), and anything relaxing it later added. */
+  readonly grainChoice: Choice;
   readonly grainNotes: readonly string[];
+  /** Why this freshness column, or why none. */
+  readonly freshnessChoice: Choice;
   readonly freshness?: {
     readonly column: string;
     readonly maxLagHours: number;
@@ -37,6 +42,8 @@ export interface ProposedColumn {
   readonly min?: number;
   readonly max?: number;
   readonly notInFuture?: boolean;
+  /** Why it looks like an identifier: its name (`trip_id`), or every value a `UUID` or `ULID`. */
+  readonly idLike?: 'name' | 'UUID' | 'ULID';
   /** What each rule (or its absence) was inferred from, one comment line each. */
   readonly notes: readonly string[];
 }

@@ -1,11 +1,13 @@
 import { isTemporalType } from '../contract/column-type.js';
 import type { DataFormat } from '../contract/model.js';
 import { inferColumn, count } from './infer-column.js';
+import { choiceLines } from './choice.js';
 import { inferFreshness, type TimeColumn } from './infer-freshness.js';
-import { chooseGrain } from './infer-grain.js';
+import { chooseGrain, type KeySearch } from './infer-grain.js';
+import { KEY_HASH_BUDGET } from './key-tracker.js';
 import { decideType } from './infer-type.js';
 import { inferVolume } from './infer-volume.js';
-import type { PartitionGuess } from './partition-naming.js';
+import { partitionSegments, type PartitionGuess } from './partition-naming.js';
 import type { ProposedColumn, ProposedContract } from './proposal.js';
 import type { SampleStats } from './sample-stats.js';
 import { exactNumber } from './value-range.js';
@@ -22,12 +24,18 @@ export interface InferOptions {
   readonly enumMax: number;
 }
 
+/** The key search after the first read: single columns and declared keys. */
+export function firstSearch(stats: SampleStats): KeySearch {
+  return { results: stats.keys.results(), declared: stats.declared, rounds: [], budget: KEY_HASH_BUDGET };
+}
+
 /**
- * The pure core: from what the samples showed to a proposed contract. `keys` are the column
- * sets found unique and non-null in every partition (single columns, or pairs from a second pass).
+ * The pure core: from what the samples showed to a proposed contract. `search` holds the
+ * candidate keys and where each failed (single columns and declared keys from the first read,
+ * composites from later ones).
  */
-export function proposeContract(stats: SampleStats, options: InferOptions, keys = stats.keys.unique()): ProposedContract {
-  const singles = new Set(keys.filter((k) => k.length === 1).map((k) => k[0]!));
+export function proposeContract(stats: SampleStats, options: InferOptions, search = firstSearch(stats)): ProposedContract {
+  const singles = new Set(search.results.filter((k) => k.columns.length === 1 && !k.failure).map((k) => k.columns[0]!));
   const columns: ProposedColumn[] = [];
   const leftOut: { name: string; reason: string }[] = [];
   const times: TimeColumn[] = [];
@@ -43,8 +51,9 @@ export function proposeContract(stats: SampleStats, options: InferOptions, keys 
     columns.push(decision.note ? { ...proposed, notes: [`type: ${decision.note}`, ...proposed.notes] } : proposed);
     if (isTemporalType(decision.type)) times.push({ column: proposed, newest: decision.partitions.map((p) => exactNumber(p.range.max)) });
   }
-  const { grain, notes: grainNotes } = chooseGrain(keys, columns, stats.partitions.length);
-  const freshness = inferFreshness(times, stats.partitions);
+  const labels = stats.partitions.map((p) => partitionLabel(p.label));
+  const { grain, choice: grainChoice } = chooseGrain(search, columns, labels);
+  const { freshness, choice: freshnessChoice } = inferFreshness(times, stats.partitions, labels);
   const rows = stats.partitions.map((p) => p.rows);
   const total = rows.reduce((a, b) => a + b, 0);
   return {
@@ -57,7 +66,9 @@ export function proposeContract(stats: SampleStats, options: InferOptions, keys 
     columns: markNotInFuture(columns, times, freshness?.column),
     leftOut,
     grain,
-    grainNotes,
+    grainChoice,
+    grainNotes: choiceLines(grainChoice),
+    freshnessChoice,
     ...(freshness ? { freshness } : {}),
     volume: inferVolume(rows),
   };
@@ -77,4 +88,9 @@ function markNotInFuture(columns: ProposedColumn[], times: readonly TimeColumn[]
   return columns.map((c) => (past.has(c.name)
     ? { ...c, notInFuture: true, notes: [...c.notes, c.name === freshness ? 'not_in_future: it is the freshness column' : `not_in_future: never later than ${freshness} in any partition`] }
     : c));
+}
+
+/** A partition as the user knows it: its `key=value` folders (`dt=2026-03-01`), else its path. */
+function partitionLabel(dir: string): string {
+  return partitionSegments(dir).join('/') || dir;
 }

@@ -5,6 +5,8 @@ import type { ByteSource } from '../formats/byte-source.js';
 import { openTable } from '../formats/open-table.js';
 import { UnreadableError, type ColumnBatch, type FileSchema, type TableFile } from '../formats/table-file.js';
 import { localPartitionFile } from '../storage/local-files.js';
+import { readFooter } from '../formats/parquet-footer.js';
+import { keysFromMetadata, mergeDeclared, type DeclaredKey } from './declared-keys.js';
 import { detectFormat, HEAD_BYTES } from './detect-format.js';
 import type { KeyTracker } from './key-tracker.js';
 import type { SampleColumn } from './sample-stats.js';
@@ -32,6 +34,7 @@ export async function readSamples(partitions: readonly SamplePartition[], values
   // JSON Lines declares no columns: every key of every file is found first, so each column
   // is known, and an absent key counted as a null, from the first row on.
   const keys = source === 'dynamic' ? await jsonKeys(partitions) : [];
+  if (format === 'parquet') stats.declare(await declaredKeys(partitions));
   for (const [i, partition] of partitions.entries()) {
     stats.startPartition(partition.dir, values[i]);
     for (const file of partition.files) {
@@ -57,6 +60,19 @@ export async function trackKeys(partitions: readonly SamplePartition[], format: 
 function fileColumns(schema: Exclude<FileSchema, { kind: 'dynamic' }>): SampleColumn[] {
   if (schema.kind === 'text') return schema.columns.map((name) => ({ name }));
   return schema.columns.map((c) => ({ name: c.name, stored: { type: c.type, physical: c.physical } }));
+}
+
+/** The keys the Parquet files' writers declared in their footers (see declared-keys.ts). */
+async function declaredKeys(partitions: readonly SamplePartition[]): Promise<DeclaredKey[]> {
+  const declared: DeclaredKey[] = [];
+  const files = partitions.flatMap((p) => p.files);
+  for (const file of files) {
+    const metadata = await withSource(file, 'parquet', (source) => readFooter(source, {}));
+    const names = new Set(metadata.schema.slice(1).map((element) => element.name));
+    mergeDeclared(declared, keysFromMetadata(metadata.key_value_metadata ?? [], names));
+  }
+  for (const key of declared) key.of = files.length;
+  return declared;
 }
 
 async function jsonKeys(partitions: readonly SamplePartition[]): Promise<string[]> {

@@ -34,10 +34,7 @@ function relaxOne(p: ProposedContract, f: Finding): ProposedContract {
     case 'unique': return { ...p, grain: [], grainNotes: [...p.grainNotes, `no grain, ${note}`] };
     case 'min_rows':
     case 'max_rows': return p.volume ? { ...p, volume: { ...p.volume, [f.rule === 'min_rows' ? 'minRows' : 'maxRows']: undefined, note: `${p.volume.note}; ${note}` } } : p;
-    case 'freshness': {
-      const { freshness: _dropped, ...rest } = p;
-      return rest;
-    }
+    case 'freshness': return dropFreshness(p, note);
     case 'missing_column':
     case 'type': return leaveOut(p, f.column, note);
     default: return { ...p, columns: p.columns.map((c) => (c.name === f.column ? relaxColumn(c, f.rule, note) : c)) };
@@ -55,12 +52,13 @@ function relaxColumn(c: ProposedColumn, rule: RuleId, note: string): ProposedCol
 function leaveOut(p: ProposedContract, column: string | undefined, note: string): ProposedContract {
   if (column === undefined) return p;
   const grain = p.grain.includes(column) ? [] : p.grain;
-  const { freshness } = p;
-  return {
-    ...p,
-    columns: p.columns.filter((c) => c.name !== column),
-    leftOut: [...p.leftOut, { name: column, reason: note }],
-    grain,
-    ...(freshness?.column === column ? { freshness: undefined } : {}),
-  };
+  const next = { ...p, columns: p.columns.filter((c) => c.name !== column), leftOut: [...p.leftOut, { name: column, reason: note }], grain };
+  return p.freshness?.column === column ? dropFreshness(next, note) : next;
+}
+
+/** No freshness rule after all; the choice says which column the samples took it back from. */
+function dropFreshness(p: ProposedContract, note: string): ProposedContract {
+  const { freshness: dropped, ...rest } = p;
+  const why = `${dropped?.column ?? 'a column'} was chosen, but ${note}: no freshness rule`;
+  return { ...rest, freshnessChoice: { ...p.freshnessChoice, chosen: undefined, why } };
 }

@@ -1,6 +1,8 @@
 import type { PartitionValues } from '../contract/partition-template.js';
 import type { TypedColumn } from '../formats/table-file.js';
 import { ColumnStats, type SourceKind } from './column-stats.js';
+import { isIdName } from './column-roles.js';
+import type { DeclaredKey } from './declared-keys.js';
 import { KeyTracker } from './key-tracker.js';
 
 /** One sample partition: where it came from and what it held. */
@@ -26,11 +28,19 @@ export interface SampleColumn {
 export class SampleStats {
   readonly columns = new Map<string, ColumnStats>();
   readonly partitions: PartitionSample[] = [];
-  /** Single-column keys, and pairs when a second pass asks for them. */
+  /** Single-column keys and declared keys; composites are searched in later passes. */
   readonly keys = new KeyTracker();
+  /** Keys the files' writers declared (Parquet metadata), tracked as candidates from the start. */
+  readonly declared: DeclaredKey[] = [];
   files = 0;
 
   constructor(readonly source: SourceKind, private readonly distinctCap: number) {}
+
+  /** Before any partition: the declared keys, first in line for the key search's memory. */
+  declare(keys: readonly DeclaredKey[]): void {
+    this.declared.push(...keys);
+    for (const key of keys) this.keys.add(key.columns, 0);
+  }
 
   startPartition(label: string, values: PartitionValues | undefined): void {
     this.partitions.push({ label, ...(values ? { values } : {}), rows: 0, files: 0 });
@@ -66,9 +76,20 @@ export class SampleStats {
     const stats = new ColumnStats(name, this.source, this.distinctCap);
     for (let i = 0; i < this.partitions.length; i++) stats.startPartition(i);
     this.columns.set(name, stats);
-    // Floats, decimals and booleans are unique only by chance (see infer-grain.ts): not tracked.
-    if (kind !== 'float32' && kind !== 'float64' && kind !== 'decimal' && kind !== 'boolean') this.keys.add([name]);
+    // A boolean has two values. Times and measures are tracked, last in line, to say they were
+    // unique by chance, or to serve when nothing else is (see key-candidates.ts).
+    if (kind !== 'boolean') this.keys.add([name], keyPriority(name, kind));
     return stats;
+  }
+
+  /** Columns with one value: no part of a key. Strings by their values, typed numbers by their range. */
+  constantColumns(): Set<string> {
+    const constant = [...this.columns.values()].filter((c) => {
+      if (c.strings > 0) return c.distinct !== undefined && c.distinct.size === 1;
+      const ranges = c.partitions.map((p) => p.range);
+      return this.source === 'typed' && ranges.length > 0 && ranges.every((r) => r.min !== undefined && r.min === r.max);
+    });
+    return new Set(constant.map((c) => c.name));
   }
 
   private current(): PartitionSample {
@@ -76,4 +97,10 @@ export class SampleStats {
     if (!partition) throw new Error('startPartition must come before the files of a partition');
     return partition;
   }
+}
+
+/** The tracker's order when memory runs short: id-like names first, times and measures last. */
+function keyPriority(name: string, kind: string | undefined): number {
+  if (isIdName(name)) return 1;
+  return ['float32', 'float64', 'decimal', 'timestamp', 'timestamp_ntz'].includes(kind ?? '') ? 3 : 2;
 }

@@ -7,10 +7,10 @@ import { expectPasses, runInfer, tempDir, writeSample } from '../infer/infer-hel
 const GOOD = 'contracts/examples/orders/good/dt=2026-11-29';
 
 describe('contract-gate infer', () => {
-  it('prints the proposed contract on stdout and nothing on stderr', async () => {
+  it('prints the proposed contract on stdout, and why it chose the grain and the freshness column on stderr', async () => {
     const { code, stdout, stderr } = await runInfer([GOOD, '--name', 'orders']);
     expect(code).toBe(0);
-    expect(stderr).toBe('');
+    expect(stderr).toMatch(/^grain: order_id: an id-like name, .*\n(.*\n)*freshness_column: updated_at: /);
     expect(stdout).toMatch(/^# Proposed by contract-gate infer from 1 partition, 2 files, 1,200 rows\.\n/);
     expect(parseContract(stdout, 'orders.v1.yaml').problems).toEqual([]);
   });
@@ -19,7 +19,7 @@ describe('contract-gate infer', () => {
     const out = tempDir();
     const first = await runInfer([GOOD, '--name', 'orders', '--major', '3', '--out', out]);
     const path = join(out, 'orders.v3.yaml');
-    expect(first).toEqual({ code: 0, stdout: `wrote ${path}\n`, stderr: '' });
+    expect(first).toEqual({ code: 0, stdout: `wrote ${path}\n`, stderr: expect.stringMatching(/^grain: order_id: /) });
     const written = readFileSync(path, 'utf8');
     expect(parseContract(written, path).contract?.version.text).toBe('3.0.0');
     const second = await runInfer([GOOD, '--name', 'orders', '--major', '3', '--out', out]);

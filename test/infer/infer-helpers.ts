@@ -29,14 +29,17 @@ export async function runInfer(args: string[]): Promise<{ code: number; stdout: 
   }
 }
 
-/** Infers a contract and parses it as `lint` does: it must load with no problem at all. */
-export async function inferContract(args: string[], file = 'proposed.v1.yaml'): Promise<{ text: string; contract: Contract }> {
+/**
+ * Infers a contract and parses it as `lint` does: it must load with no problem at all. `why` is
+ * what the CLI told the user on stderr: why it chose the grain and the freshness column.
+ */
+export async function inferContract(args: string[], file = 'proposed.v1.yaml'): Promise<{ text: string; contract: Contract; why: string }> {
   const { code, stdout, stderr } = await runInfer(args);
-  expect(stderr).toBe('');
+  expect(stderr).toMatch(/^grain: [^\n]+\n(.*\n)*freshness_column: /);
   expect(code).toBe(0);
   const { contract, problems } = parseContract(stdout, file);
   expect(problems).toEqual([]);
-  return { text: stdout, contract: contract! };
+  return { text: stdout, contract: contract!, why: stderr };
 }
 
 /**
@@ -66,6 +69,19 @@ export function writeSample(root: string, path: string, text: string): string {
   mkdirSync(dirname(full), { recursive: true });
   writeFileSync(full, path.endsWith('.gz') ? gzipSync(text) : text);
   return full;
+}
+
+/**
+ * Each line is what the user is told, both on stderr (`why`) and as a comment of the proposed
+ * YAML (`text`), whole, whatever it is indented by.
+ */
+export function expectExplained(text: string, why: string, explained: readonly string[]): void {
+  const told = why.split('\n').map((line) => line.trim());
+  const commented = text.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('#')).map((line) => line.replace(/^#\s*/, ''));
+  for (const line of explained) {
+    expect(told, 'on stderr').toContain(line);
+    expect(commented, 'in the YAML').toContain(line);
+  }
 }
 
 export function column(contract: Contract, name: string) {

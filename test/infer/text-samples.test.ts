@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { column, expectPasses, inferContract, tempDir, writeSample } from './infer-helpers.js';
+import { column, expectExplained, expectPasses, inferContract, tempDir, writeSample } from './infer-helpers.js';
 
 const STATUSES = ['new', 'paid', 'shipped'];
 
@@ -53,17 +53,24 @@ describe('infer on CSV samples', () => {
   });
 
   it('finds the grain per partition: ids repeat across partitions but not within one', async () => {
-    const { contract, text } = await inferContract(writeCsvPartitions(tempDir()), 'shop.v1.yaml');
+    const { contract, text, why } = await inferContract(writeCsvPartitions(tempDir()), 'shop.v1.yaml');
     expect(contract.schema.grain).toEqual(['id']);
-    expect(text).toContain('# grain: id is unique and non-null in each of 2 partitions');
+    expectExplained(text, why, [
+      'grain: id: an id-like name, unique and non-null in each of 2 samples (checked per partition, as the gate checks it)',
+      'seen_at: unique in 2 of 2 samples, but a timestamp: unique by chance',
+    ]);
   });
 
   it('falls back to a pair of columns when no single column is unique', async () => {
     const dir = join(tempDir(), 'visits', 'dt=2026-11-29');
     const rows = Array.from({ length: 40 }, (_, i) => `store-${i % 4},${Math.floor(i / 4)},${i % 3}`);
     writeSample(dir, 'part-0.csv', ['store,seq,kind', ...rows].join('\n'));
-    const { contract } = await inferContract([dir], 'visits.v1.yaml');
+    const { contract, text, why } = await inferContract([dir], 'visits.v1.yaml');
     expect(contract.schema.grain).toEqual(['store', 'seq']);
+    expectExplained(text, why, [
+      'grain: store, seq: seq id-like, with store; unique together and non-null in the only sample (checked per partition, as the gate checks it), and no smaller key with an id-like column is',
+      'search: every column alone; then 3 pairs of seq, store, kind',
+    ]);
     await expectPasses(contract, [dir]);
   });
 });
