@@ -9,7 +9,7 @@ import { importContract } from '../import/import-contract.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { loadOptionsFrom } from './load-options.js';
 
-const USAGE = 'contract-gate import [--from auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post] <file> [--model <name>] [--out <dir>] [--default-notify <a@x,b@y>] [--default-format parquet|csv|jsonl]';
+const USAGE = 'contract-gate import [--from auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post|course] <file> [--model <name>] [--out <dir>] [--default-notify <a@x,b@y>] [--default-format parquet|csv|jsonl]';
 
 /**
  * `import`: converts a dbt schema.yml, a JSON Schema or one of the older YAML contract shapes into
@@ -32,6 +32,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   });
   const { defaults } = loadOptionsFrom(values);
   const result = importContract(text, file, { from: from as ImportSource | 'auto', model: values.model, defaults });
+  if (from === 'auto' && result.source) io.stderr(`${file}: read as ${result.source} (${result.why ?? 'detected'})\n`);
   for (const problem of result.problems) io.stderr(`${formatProblem(problem)}\n`);
   if (!result.text || !result.fileName) {
     io.stderr(`contract-gate import: ${file} was not converted (${result.problems.filter((p) => p.severity === 'error').length} errors above)\n`);

@@ -15,8 +15,10 @@ export class ColumnRules {
     return parseColumnType(this.column.type)?.kind;
   }
 
+  /** `key` is the rule's key on the column (`enum`), or the full path of a test that states it. */
   private refuse(key: string, node: Node | null | undefined, what: string): void {
-    this.log.notEnforced(`${this.path}.${key}`, node, { column: this.index }, `${what} (the column is ${this.column.type})`);
+    const path = key.startsWith(`${this.path}.`) ? key : `${this.path}.${key}`;
+    this.log.notEnforced(path, node, { column: this.index }, `${what} (the column is ${this.column.type})`);
   }
 
   enumOf(values: (string | number)[], key: string, node: Node | null | undefined): void {

@@ -38,6 +38,11 @@ function datasetName(name: string | undefined, log: ImportLog, file: string): st
 }
 
 function fillOwner(draft: Draft, log: ImportLog, defaults: ContractDefaults): void {
+  // The importer said already why the owner is missing (an address redacted on a page).
+  if (log.hasTodo('owner') && draft.owner.team === undefined && !defaults.team && !defaults.notify?.length) {
+    draft.owner = { team: TEAM_PLACEHOLDER, notify: [NOTIFY_PLACEHOLDER] };
+    return;
+  }
   if (draft.owner.team === undefined) {
     draft.owner.team = defaults.team ?? TEAM_PLACEHOLDER;
     log.placeholder('', null, { key: 'owner' }, defaults.team ? `the source names no owner team; the default "${defaults.team}" is written` : 'the source names no owner team: set owner.team');
@@ -67,7 +72,7 @@ function fillProduces(draft: Draft, log: ImportLog, defaults: ContractDefaults):
 /** A lag limit needs the column whose newest value is compared with now; one is chosen only when it is plain which. */
 function fillFreshness(draft: Draft, log: ImportLog): void {
   const sla = draft.sla;
-  if (sla?.max_lag_hours === undefined || sla.freshness_column !== undefined) return;
+  if (!sla || (sla.max_lag_hours === undefined && sla.warn_lag_hours === undefined) || sla.freshness_column !== undefined) return;
   const temporal = draft.schema.columns.filter((c) => /^(timestamp|timestamp_ntz|date)$/.test(c.type));
   const named = temporal.filter((c) => FRESHNESS_NAMES.test(c.name));
   const chosen = temporal.length === 1 ? temporal[0] : named.length === 1 ? named[0] : undefined;
@@ -76,8 +81,9 @@ function fillFreshness(draft: Draft, log: ImportLog): void {
     log.placeholder('', null, { key: 'sla' }, `the source does not say which column the freshness limit is measured on; "${chosen.name}" is written: check sla.freshness_column`);
     return;
   }
-  const hours = sla.max_lag_hours;
+  const hours = sla.max_lag_hours ?? sla.warn_lag_hours;
   delete sla.max_lag_hours;
+  delete sla.warn_lag_hours;
   if (Object.keys(sla).length === 0) delete draft.sla;
   log.placeholder('', null, { key: 'sla' }, `the source promises freshness within ${hours} hours but names no timestamp column to measure it on; add sla: { max_lag_hours: ${hours}, freshness_column: <column> }`);
 }

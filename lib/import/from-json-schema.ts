@@ -2,14 +2,16 @@ import type { Node } from 'yaml';
 import type { DraftColumn } from './import-draft.js';
 import type { ImportContext } from './legacy-shape.js';
 import { nativeOf, propertyType, readKeywords } from './json-schema-property.js';
+import { declaredSeverity, exportedType, readConditions, readDatasetTerms, readExportedProperty, TERMS } from './json-schema-terms.js';
 
-const ROOT_KEYS = ['$schema', '$id', 'title', 'description', 'type', 'properties', 'required', 'additionalProperties', '$defs', 'definitions', '$comment', 'examples', 'unevaluatedProperties'];
+const ROOT_KEYS = ['$schema', '$id', 'title', 'description', 'type', 'properties', 'required', 'additionalProperties', '$defs', 'definitions', '$comment', 'examples', 'unevaluatedProperties', 'allOf', TERMS];
 
 /**
  * A JSON Schema (draft 7 or 2020-12) of one row: an object whose properties are the columns.
  * A property is required when `required` lists it and its type does not allow null. Local `$ref`s
  * (`#/$defs/...`, `#/definitions/...`) are followed; nested objects and arrays have no column
- * type and are left out, with a warning.
+ * type and are left out, with a warning. A schema `export --to jsonschema` wrote carries the
+ * contract's own terms under `x-contract-gate`, which are read back (json-schema-terms.ts).
  */
 export function fromJsonSchema(c: ImportContext): void {
   const { nodes, log, draft } = c;
@@ -30,6 +32,9 @@ export function fromJsonSchema(c: ImportContext): void {
     draft.schema.extra_columns = omitted.length === 0 ? 'reject' : 'allow';
     if (omitted.length > 0) log.note({ key: 'schema' }, `additionalProperties: false is not carried over: the columns left out (${omitted.join(', ')}) would make every file fail`);
   }
+  readConditions(c, root);
+  readDatasetTerms(c, root);
+  for (const column of draft.schema.columns) declaredSeverity(column, draft.schema.grain ?? []);
   for (const key of nodes.keys(root).filter((k) => !ROOT_KEYS.includes(k))) {
     log.notEnforced(key, nodes.keyNode(root, key), { key: 'schema' }, `schema keyword ${key}`);
   }
@@ -38,6 +43,10 @@ export function fromJsonSchema(c: ImportContext): void {
 /** Adds the property as a column; false when it has no column type and is left out. */
 function readProperty(c: ImportContext, name: string, node: Node | null | undefined, listed: boolean): boolean {
   const { nodes, log, draft } = c;
+  if (exportedType(c, node) !== undefined) {
+    draft.schema.columns.push(readExportedProperty(c, name, node, listed));
+    return true;
+  }
   const path = `properties.${name}`;
   const { type, nullable, schema } = propertyType(c, node, (n) => resolve(c, n));
   const native = type === undefined ? undefined : nativeOf(c, type, schema);

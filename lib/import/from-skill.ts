@@ -1,15 +1,19 @@
 import type { Node } from 'yaml';
 import type { ImportContext } from './legacy-shape.js';
 import { keepOtherKeys, readLegacyColumns, semver } from './legacy-shape.js';
+import { readConsumerList, readOwnerValue } from './read-people.js';
+import { readArrival, setSla } from './read-sla-text.js';
 
-const TOP = ['contract', 'consumers', 'schema', 'sla'];
-const CONTRACT = ['name', 'id', 'version', 'owner', 'description'];
-const HOURS: Readonly<Record<string, number>> = { m: 1 / 60, min: 1 / 60, minutes: 1 / 60, h: 1, hour: 1, hours: 1, d: 24, day: 24, days: 24 };
+const TOP = ['contract', 'schema', 'consumers'];
+const CONTRACT = ['name', 'id', 'version', 'owner', 'consumers', 'grain', 'sla', 'description'];
+const SLA = ['available_by', 'freshness_max_lag_hours'];
 
 /**
- * The skill shape: `contract: { name, owner }`, `consumers` as e-mail addresses, `schema` as a
- * list of columns with BigQuery-style types (STRING, INTEGER, FLOAT, DATE). Detected by a
- * top-level `contract` mapping beside a `schema` list.
+ * The skill's `contracts/churn_features_v2.yaml`: `contract: { name, version, owner, consumers,
+ * grain, sla: { available_by, freshness_max_lag_hours } }` beside a top-level `schema` list with
+ * BigQuery-style types (STRING, INTEGER, FLOAT, DATE) and `range`. Its consumer registration
+ * (`consumers: [{ team, contact, uses, ... }]`) may stand beside them, as the skill says it belongs
+ * in the contract.
  */
 export function fromSkill(c: ImportContext): void {
   const { nodes, draft } = c;
@@ -17,41 +21,43 @@ export function fromSkill(c: ImportContext): void {
   const contract = nodes.child(root, 'contract');
   draft.name = nodes.text(nodes.child(contract, 'name')) ?? nodes.text(nodes.child(contract, 'id'));
   draft.version = semver(c, nodes.child(contract, 'version'), 'contract.version');
-  const owner = nodes.text(nodes.child(contract, 'owner'));
-  // An owner written as an address is whom to page; the team is then its local part.
-  if (owner?.includes('@')) draft.owner = { team: owner.split('@')[0] ?? owner, notify: [owner] };
-  else if (owner) draft.owner.team = owner;
-  const description = nodes.text(nodes.child(contract, 'description'));
+  readOwnerValue(c, nodes.child(contract, 'owner'), 'contract.owner');
+  const description = nodes.text(nodes.child(contract, 'description'))?.trim();
   if (description) draft.description = description;
-  keepOtherKeys(c, contract, 'contract', CONTRACT, { key: 'name' });
-  readConsumers(c, nodes.child(root, 'consumers'));
   readLegacyColumns(c, nodes.child(root, 'schema'), 'schema', 'bigquery');
-  readSla(c, nodes.child(root, 'sla'));
+  readGrain(c, nodes.child(contract, 'grain'));
+  readSla(c, nodes.child(contract, 'sla'));
+  readConsumerList(c, nodes.child(contract, 'consumers'), 'contract.consumers');
+  readConsumerList(c, nodes.child(root, 'consumers'), 'consumers');
+  keepOtherKeys(c, contract, 'contract', CONTRACT, { key: 'name' });
   keepOtherKeys(c, root, '', TOP, { key: 'name' });
 }
 
-/** Each address is a consumer told of breaking changes; the team is the address's local part. */
-function readConsumers(c: ImportContext, node: Node | null | undefined): void {
-  const addresses = c.nodes.strings(node);
-  if (node === undefined) return;
-  if (!addresses) {
-    c.log.error('consumers', node, 'expected a list of e-mail addresses, e.g. consumers: [bi@example.com]');
+/**
+ * The grain is prose ("One row per customer_id per feature_date"). It is the grain only when
+ * every "per" names a column of the schema; otherwise it stays a TODO, since a guessed key would
+ * fail good data.
+ */
+function readGrain(c: ImportContext, node: Node | null | undefined): void {
+  const listed = c.nodes.isList(node) ? c.nodes.strings(node) : undefined;
+  const text = c.nodes.text(node);
+  if (node === undefined || (listed === undefined && text === undefined)) return;
+  const declared = new Set(c.draft.schema.columns.map((col) => col.name));
+  const named = listed ?? /^\s*one\s+row\s+per\s+(.+?)\.?\s*$/i.exec(text ?? '')?.[1]?.split(/\s*(?:\bper\b|,|\band\b)\s*/i).filter((part) => part !== '');
+  if (named && named.length > 0 && named.every((name) => declared.has(name))) {
+    c.draft.schema.grain = named;
+    if (!listed) c.log.note({ key: 'schema' }, `grain [${named.join(', ')}] is the source's "${text ?? ''}"`);
     return;
   }
-  c.draft.consumers = addresses.map((address) => ({ team: address.split('@')[0] ?? address, notify: [address] }));
-  c.log.note({ key: 'consumers' }, 'consumer teams are named after their addresses: rename them, and list the columns each reads');
+  c.log.placeholder('contract.grain', node, { key: 'schema' }, `the grain "${text ?? listed?.join(', ') ?? ''}" does not name the schema's columns: write schema.grain as the list of columns that identify a row`);
 }
 
-/** `freshness: 24h` or `"24 hours"` is the lag limit; availability and the like are promises no gate checks. */
 function readSla(c: ImportContext, node: Node | null | undefined): void {
-  const { nodes } = c;
-  const freshnessNode = nodes.child(node, 'freshness');
-  const text = nodes.text(freshnessNode);
-  if (text !== undefined) {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]+)?\s*$/i.exec(text);
-    const unit = HOURS[(match?.[2] ?? 'h').toLowerCase()];
-    if (match && unit !== undefined) c.draft.sla = { ...c.draft.sla, max_lag_hours: Number((Number(match[1]) * unit).toFixed(4)) };
-    else c.log.error('sla.freshness', freshnessNode, `freshness "${text}" is not a duration such as 24h, 90 minutes or 1 day`);
-  }
-  keepOtherKeys(c, node, 'sla', ['freshness'], { key: 'sla' });
+  if (node === undefined) return;
+  readArrival(c, c.nodes.child(node, 'available_by'), 'contract.sla.available_by');
+  const lagNode = c.nodes.child(node, 'freshness_max_lag_hours');
+  const lag = c.nodes.number(lagNode);
+  if (lagNode !== undefined && lag === undefined) c.log.error('contract.sla.freshness_max_lag_hours', lagNode, 'expected a number of hours');
+  setSla(c, { max_lag_hours: lag });
+  keepOtherKeys(c, node, 'contract.sla', SLA, { key: 'sla' });
 }

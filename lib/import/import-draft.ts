@@ -17,28 +17,40 @@ export interface DraftColumn {
   max_length?: number;
   unique?: boolean;
   not_in_future?: boolean;
-  references?: { contract: string; column: string };
+  references?: { contract: string; column: string; major?: number; partition?: string };
+  /** What a row without the column reads as. */
+  default?: string | number | boolean;
   /** Rules (severity keys) the source runs as warnings. */
   severity?: Record<string, 'warn'>;
   description?: string;
 }
 
 export interface DraftSla {
+  arrival_by?: string;
+  timezone?: string;
   max_lag_hours?: number;
+  warn_lag_hours?: number;
   freshness_column?: string;
   min_rows?: number;
   max_rows?: number;
 }
 
+export interface DraftConsumer {
+  team: string;
+  notify?: string[];
+  columns?: string[];
+}
+
 export interface Draft {
   name?: string;
   version?: string;
+  status?: 'active' | 'retired';
   description?: string;
   owner: { team?: string; notify?: string[] };
   produces: { format?: 'parquet' | 'csv' | 'jsonl'; partition?: string };
-  schema: { grain?: string[]; extra_columns?: 'allow' | 'reject'; columns: DraftColumn[] };
+  schema: { grain?: string[]; extra_columns?: 'allow' | 'warn' | 'reject'; severity?: { grain?: 'warn'; extra_columns?: 'warn' }; columns: DraftColumn[] };
   sla?: DraftSla;
-  consumers?: { team: string; notify: string[]; columns?: string[] }[];
+  consumers?: DraftConsumer[];
   compat?: { mode: 'backward' | 'forward' | 'full' | 'none' };
 }
 

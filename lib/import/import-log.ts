@@ -39,6 +39,11 @@ export class ImportLog {
     this.note(target, `TODO: ${message}`);
   }
 
+  /** Whether a TODO is noted at `key` already: a second, vaguer one for the same gap is noise. */
+  hasTodo(key: string): boolean {
+    return this.notes.some((n) => 'key' in n.target && n.target.key === key && n.text.startsWith('TODO:'));
+  }
+
   /** A comment that needs no warning: how a source value was translated. */
   note(target: NoteTarget, text: string): void {
     this.notes.push({ target, text });

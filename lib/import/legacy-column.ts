@@ -22,6 +22,8 @@ interface Context {
   readonly path: string;
   readonly value: Node | null;
   readonly key: string;
+  /** The whole column mapping, for a rule that reads a sibling key. */
+  readonly field: Node;
   readonly state: { primaryKey: boolean };
 }
 
@@ -33,6 +35,8 @@ const enumKey: Handler = (c) => {
   else c.log.error(`${c.path}.${c.key}`, c.value, `expected a list of allowed values, e.g. ${c.key}: [placed, paid]`);
 };
 const bound = (which: 'min' | 'max'): Handler => (c) => {
+  // `"max": None` (Python) or `max: null`: the source says there is no bound.
+  if (c.nodes.value(c.value) === null || c.nodes.text(c.value) === 'None') return;
   const value = c.nodes.number(c.value) ?? c.nodes.text(c.value);
   if (value === undefined) c.log.error(`${c.path}.${c.key}`, c.value, `expected a number or an ISO date for ${c.key}`);
   else c.rules.bound(which, value, c.key, c.value);
@@ -53,7 +57,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   name: () => undefined,
   type: () => undefined,
   data_type: () => undefined,
-  description: (c) => { const text = c.nodes.text(c.value); if (text) c.column.description = text; },
+  description: (c) => { const text = c.nodes.text(c.value)?.trim(); if (text) c.column.description = text; },
   nullable: flag((c, on) => { if (!on) c.column.required = true; }),
   required: flag((c, on) => { if (on) c.column.required = true; }),
   not_null: flag((c, on) => { if (on) c.column.required = true; }),
@@ -80,15 +84,22 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   regex: (c) => { const text = c.nodes.text(c.value); if (text) c.rules.pattern(text, c.key, c.value); },
   min_length: length('min_length'),
   max_length: length('max_length'),
-  tests: (c) => readLegacyTests(c.nodes, c.log, c.rules, c.value, `${c.path}.tests`, c.index, c.column),
+  tests: (c) => readLegacyTests({ nodes: c.nodes, log: c.log, rules: c.rules, field: c.field, index: c.index, column: c.column }, c.value, `${c.path}.tests`),
 };
 
-export function readLegacyColumn(nodes: SourceNodes, log: ImportLog, node: Node | null, path: string, index: number, dialect: Dialect): LegacyColumn {
-  if (!nodes.isMap(node)) {
+/** How a shape writes its columns: whose type names, and the name when it is the key of a mapping (the course's `fields`). */
+export interface ColumnShape {
+  readonly dialect: Dialect;
+  readonly name?: string;
+}
+
+export function readLegacyColumn(nodes: SourceNodes, log: ImportLog, node: Node | null, path: string, index: number, shape: ColumnShape): LegacyColumn {
+  if (!node || !nodes.isMap(node)) {
     log.error(path, node, 'expected a column: a mapping with name and type');
     return { primaryKey: false };
   }
-  const name = nodes.text(nodes.child(node, 'name'));
+  const dialect = shape.dialect;
+  const name = shape.name ?? nodes.text(nodes.child(node, 'name'));
   const typeKey = nodes.child(node, 'type') !== undefined ? 'type' : 'data_type';
   const typeNode = nodes.child(node, typeKey);
   const typeText = nodes.text(typeNode);
@@ -99,7 +110,7 @@ export function readLegacyColumn(nodes: SourceNodes, log: ImportLog, node: Node 
   if (name === undefined || !mapped) return { primaryKey: false };
   const column: DraftColumn = { name, type: mapped.type, ...(mapped.maxLength === undefined ? {} : { max_length: mapped.maxLength }) };
   if (mapped.note) log.note({ column: index }, `${name}: ${mapped.note}`);
-  const context = { nodes, log, rules: new ColumnRules(log, column, index, path), column, index, path, state: { primaryKey: false } };
+  const context = { nodes, log, rules: new ColumnRules(log, column, index, path), column, index, path, field: node, state: { primaryKey: false } };
   for (const key of nodes.keys(node)) {
     const value = nodes.child(node, key) ?? null;
     const handler = Object.hasOwn(HANDLERS, key) ? HANDLERS[key] : undefined;

@@ -21,13 +21,45 @@ export function readLegacyColumns(c: ImportContext, node: Node | null | undefine
   }
   const grain: string[] = [];
   c.nodes.items(node).forEach((item, i) => {
-    const read = readLegacyColumn(c.nodes, c.log, item, `${path}[${i}]`, c.draft.schema.columns.length, dialect);
+    const read = readLegacyColumn(c.nodes, c.log, item, `${path}[${i}]`, c.draft.schema.columns.length, { dialect });
     if (!read.column) return;
     c.draft.schema.columns.push(read.column);
     if (read.primaryKey) grain.push(read.column.name);
   });
   if (grain.length > 0) c.draft.schema.grain = grain;
   if (c.nodes.items(node).length === 0) c.log.error(path, node, 'the source lists no columns; a contract needs at least one');
+}
+
+/** Columns as a mapping from each name to its rules (`fields: { order_id: { type: int64 } }`). */
+export function readColumnMap(c: ImportContext, node: Node | null | undefined, path: string, dialect: Dialect): void {
+  const names = c.nodes.keys(node);
+  if (!c.nodes.isMap(node) || names.length === 0) {
+    c.log.error(path, node, `expected the columns under "${path}", each name mapped to its rules, e.g. { "order_id": { "type": "int64" } }`);
+    return;
+  }
+  for (const name of names) {
+    const read = readLegacyColumn(c.nodes, c.log, c.nodes.child(node, name) ?? null, `${path}.${name}`, c.draft.schema.columns.length, { dialect, name });
+    if (read.column) c.draft.schema.columns.push(read.column);
+  }
+}
+
+/** What the source says for people, not for the gate (a repository, a changelog): a comment, no warning. */
+export function keepAsNote(c: ImportContext, node: Node | null | undefined, path: string, target: NoteTarget): void {
+  if (node === undefined) return;
+  c.log.note(target, `${path}: ${describe(c.nodes, node)}`);
+}
+
+/**
+ * Where a shape's document says which column its freshness limit is measured on, that column,
+ * when the contract has it; otherwise finishDraft picks one or leaves a TODO.
+ */
+export function documentedFreshness(c: ImportContext, column: string, why: string): void {
+  const sla = c.draft.sla;
+  const lags = sla?.max_lag_hours !== undefined || sla?.warn_lag_hours !== undefined;
+  if (!sla || !lags || sla.freshness_column !== undefined) return;
+  if (!c.draft.schema.columns.some((col) => col.name === column && /^(timestamp|timestamp_ntz|date)$/.test(col.type))) return;
+  sla.freshness_column = column;
+  c.log.note({ key: 'sla' }, `freshness_column ${column}: ${why}`);
 }
 
 /** Keys of a mapping no importer rule read: kept as comments with a warning, never dropped. */

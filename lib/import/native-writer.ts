@@ -1,11 +1,15 @@
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
-import type { Draft, Note } from './import-draft.js';
+import { withExactBounds } from '../export/exact-number.js';
+import type { Draft, DraftColumn, Note } from './import-draft.js';
 
 /** Top-level keys in the order of the README's example contract. */
 const KEY_ORDER = ['name', 'version', 'status', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat'] as const;
 
+/** SLA keys in the order of the README's example contract. */
+const SLA_KEYS = ['arrival_by', 'timezone', 'max_lag_hours', 'warn_lag_hours', 'freshness_column', 'min_rows', 'max_rows'];
+
 /** Column keys in the order of the native reader's list. */
-const COLUMN_KEYS = ['name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern', 'min_length', 'max_length', 'unique', 'not_in_future', 'references', 'severity', 'description'];
+const COLUMN_KEYS = ['name', 'type', 'required', 'required_when', 'enum', 'min', 'max', 'pattern', 'min_length', 'max_length', 'unique', 'not_in_future', 'references', 'default', 'severity', 'description'];
 
 function pick<T extends object>(value: T, keys: readonly string[]): Partial<T> {
   return Object.fromEntries(keys.filter((key) => (value as Record<string, unknown>)[key] !== undefined).map((key) => [key, (value as Record<string, unknown>)[key]])) as Partial<T>;
@@ -18,13 +22,17 @@ function pick<T extends object>(value: T, keys: readonly string[]): Partial<T> {
  */
 export function writeNativeContract(draft: Draft, notes: readonly Note[], header: string): string {
   const ordered: Record<string, unknown> = Object.fromEntries(KEY_ORDER.filter((key) => draft[key as keyof Draft] !== undefined).map((key) => [key, draft[key as keyof Draft]]));
-  ordered.schema = { ...pick(draft.schema, ['grain', 'extra_columns']), columns: draft.schema.columns.map((column) => pick(column, COLUMN_KEYS)) };
+  ordered.schema = { ...pick(draft.schema, ['grain', 'extra_columns', 'severity']), columns: draft.schema.columns.map((column) => withExactBounds(pick(column, COLUMN_KEYS) as DraftColumn)) };
+  if (draft.sla) ordered.sla = pick(draft.sla, SLA_KEYS);
   const doc = new Document(ordered);
   doc.commentBefore = header.split('\n').map((line) => ` ${line}`).join('\n');
   flowAt(doc, ['owner']);
   flowAt(doc, ['produces']);
   flowAt(doc, ['compat']);
   flowAt(doc, ['schema', 'grain']);
+  // "06:00" unquoted is a number (sexagesimal) to a YAML 1.1 reader; the README writes it quoted.
+  const arrival = doc.getIn(['sla', 'arrival_by'], true);
+  if (isScalar(arrival)) arrival.type = 'QUOTE_DOUBLE';
   const columns = doc.getIn(['schema', 'columns'], true);
   if (isSeq(columns)) for (const item of columns.items) if (isMap(item)) item.flow = true;
   const consumers = doc.getIn(['consumers'], true);

@@ -1,7 +1,7 @@
 import { formatColumnType, parseColumnType } from '../contract/column-type.js';
 
 /** Whose type names a source uses: the same word means different types in different engines. */
-export type Dialect = 'generic' | 'duckdb' | 'bigquery';
+export type Dialect = 'generic' | 'duckdb' | 'bigquery' | 'pandas';
 
 export interface MappedType {
   readonly type: string;
@@ -29,6 +29,7 @@ const DECIMAL = /^(?:decimal|numeric|dec|bignumeric)\s*\(\s*(\d+)\s*(?:,\s*(\d+)
 const BARE_DECIMAL: Readonly<Record<Dialect, { type: string; why: string }>> = {
   duckdb: { type: 'decimal(18,3)', why: "DuckDB's DECIMAL without precision is DECIMAL(18,3)" },
   bigquery: { type: 'decimal(38,9)', why: "BigQuery's NUMERIC is NUMERIC(38,9)" },
+  pandas: { type: 'decimal(38,18)', why: 'a decimal without precision is read as decimal(38,18), which takes any narrower decimal of scale 18 or less; narrow it to what the files hold' },
   generic: { type: 'decimal(38,18)', why: 'a decimal without precision is read as decimal(38,18), which takes any narrower decimal of scale 18 or less; narrow it to what the files hold' },
 };
 
@@ -37,6 +38,10 @@ export function mapTypeName(written: string, dialect: Dialect): MappedType | und
   const text = written.trim().toLowerCase().replace(/\s+/g, ' ');
   if (dialect === 'duckdb' && (text === 'timestamp' || text === 'datetime')) {
     return { type: 'timestamp_ntz', note: `DuckDB's ${written} has no time zone: timestamp_ntz (write TIMESTAMPTZ for instants)` };
+  }
+  if (dialect === 'pandas') {
+    const dtype = pandasType(text, written);
+    if (dtype) return dtype;
   }
   const decimal = DECIMAL.exec(text);
   if (decimal) return { type: `decimal(${decimal[1]},${decimal[2] ?? 0})` };
@@ -48,6 +53,15 @@ export function mapTypeName(written: string, dialect: Dialect): MappedType | und
   if (native) return { type: formatColumnType(native) };
   const word = WORDS[base];
   return word ? { type: word } : undefined;
+}
+
+/** pandas dtypes: `object` is how pandas holds strings; datetime64 without a zone is wall-clock time. */
+function pandasType(text: string, written: string): MappedType | undefined {
+  if (text === 'object') return { type: 'string', note: `pandas' ${written} dtype holds Python objects; read as string, the type a column of text needs` };
+  if (text === 'category') return { type: 'string', note: `pandas' category dtype of text values: string` };
+  const datetime = /^datetime64\[(?:ns|us|ms|s)(,\s*.+)?\]$/.exec(text);
+  if (!datetime) return undefined;
+  return datetime[1] ? { type: 'timestamp' } : { type: 'timestamp_ntz', note: `pandas' ${written} has no time zone: timestamp_ntz (datetime64[ns, UTC] is an instant)` };
 }
 
 export const KNOWN_TYPE_NAMES = 'string/varchar/text, integer/bigint/smallint, float/double/real, decimal(p,s)/numeric(p,s), boolean, date, timestamp/timestamptz/datetime, binary/bytes';
