@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { EXPORT_TARGETS, LOCATED_TARGETS, exportContract, isExportTarget, type ExportTarget } from '../export/export-contract.js';
+import { DBT_ADAPTERS, isDbtAdapter, type DbtAdapter } from '../export/dbt-adapters.js';
+import { EXPORT_TARGETS, LOCATED_TARGETS, exportContract, isExportTarget, type ExportOptions, type ExportTarget } from '../export/export-contract.js';
 import { isS3Location } from '../export/published-table.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
@@ -14,8 +15,10 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
   if (!path || positionals.length > 1) throw new GateError('bad_arguments', `name one contract file\nusage: ${EXPORT_USAGE}`);
   const target = readTarget(values.to);
   if (values.location !== undefined) checkLocation(values.location, target);
+  const adapter = values.adapter === undefined ? undefined : readAdapter(values.adapter, target);
   const contract = await requireContract(path, io.stderr);
-  const text = exportContract(contract, target, values.location === undefined ? {} : { location: values.location });
+  const options: ExportOptions = { ...(values.location === undefined ? {} : { location: values.location }), ...(adapter === undefined ? {} : { adapter }) };
+  const text = exportContract(contract, target, options);
   if (values.out === undefined) {
     io.stdout(text);
     return EXIT.ok;
@@ -28,6 +31,12 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
 function readTarget(text: string | undefined): ExportTarget {
   if (text === undefined) throw new GateError('bad_arguments', `--to is required: one of ${EXPORT_TARGETS.join(', ')}\nusage: ${EXPORT_USAGE}`);
   if (!isExportTarget(text)) throw new GateError('bad_arguments', `unknown export target "${text}"; expected one of ${EXPORT_TARGETS.join(', ')}`);
+  return text;
+}
+
+function readAdapter(text: string, target: ExportTarget): DbtAdapter {
+  if (target !== 'dbt') throw new GateError('bad_arguments', '--adapter applies to --to dbt only');
+  if (!isDbtAdapter(text)) throw new GateError('bad_arguments', `unknown dbt adapter "${text}"; expected one of ${DBT_ADAPTERS.join(', ')}`);
   return text;
 }
 

@@ -1,5 +1,6 @@
 import type { Contract } from '../contract/model.js';
 import { exportOdcs } from '../odcs/to-odcs.js';
+import type { DbtAdapter } from './dbt-adapters.js';
 import { exportAthenaDdl } from './to-athena-ddl.js';
 import { exportDbt } from './to-dbt.js';
 import { exportJsonSchema } from './to-json-schema.js';
@@ -13,6 +14,8 @@ export const LOCATED_TARGETS: readonly ExportTarget[] = ['dbt', 'sql'];
 export interface ExportOptions {
   /** The published prefix, `s3://bucket/published/<name>/v<major>/` by default with a placeholder bucket. */
   readonly location?: string;
+  /** For dbt: whose type names `data_type` uses. @default 'ansi' */
+  readonly adapter?: DbtAdapter;
 }
 
 export function isExportTarget(text: string): text is ExportTarget {
@@ -25,6 +28,6 @@ export function exportContract(contract: Contract, target: ExportTarget, options
     case 'odcs': return exportOdcs(contract);
     case 'jsonschema': return exportJsonSchema(contract);
     case 'dbt': return exportDbt(contract, options);
-    case 'sql': return exportAthenaDdl(contract, options);
+    case 'sql': return exportAthenaDdl(contract, { ...(options.location === undefined ? {} : { location: options.location }) });
   }
 }

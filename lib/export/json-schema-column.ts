@@ -1,126 +1,104 @@
 import { formatColumnType, isTemporalType } from '../contract/column-type.js';
-import type { ColumnSpec } from '../contract/model.js';
-import { describeWithNotes, formatBound, ruleNotes, type NotedRule } from './rule-notes.js';
+import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
+import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import type { JsonSchema } from './json-schema.js';
+import { valueSchema, type Branch, type Checks, type ValueSchema } from './json-value-schema.js';
+import { formatBound, referencePinNote, weighedRuleNotes } from './rule-notes.js';
 
-/** The subset of JSON Schema 2020-12 the export writes. Bounds may be bigints: see json-text.ts. */
-export interface JsonSchema {
-  $schema?: string;
-  $comment?: string;
-  title?: string;
-  description?: string;
-  type?: string | string[];
-  format?: string;
-  contentEncoding?: string;
-  enum?: (string | number | boolean | null)[];
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  default?: string | number | boolean;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean;
-  allOf?: JsonSchema[];
-  if?: JsonSchema;
-  then?: JsonSchema;
-  not?: JsonSchema;
-  'x-contract-gate'?: Record<string, unknown>;
-}
-
-type Keywords = Omit<JsonSchema, 'type'>;
-type TypedSchema = Keywords & { type: string };
-
-const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
-/** What the gate reads as a `timestamp_ntz`: `format: date-time` would demand an offset. */
-const LOCAL_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?$';
+const WARN = ' (severity warn: reported, not blocking)';
 
 /**
- * The schema of one column's value. A column that is not required may be absent or null, so
- * null joins its type and, because `enum` is checked on its own, its enum as well.
+ * The schema of one column's value. A column the gate does not require may be absent or null,
+ * so null joins its types and, because `enum` is checked on its own, its enum as well. What the
+ * schema cannot assert is said in `$comment`, and in the contract's own terms under
+ * `x-contract-gate`, from which `import --from jsonschema` reads the contract back.
  */
-export function columnSchema(column: ColumnSpec, required: boolean): JsonSchema {
-  const base = typeSchema(column);
-  const unstated = unstatedRules(column);
-  const description = describeWithNotes(column.description, ruleNotes(column, unstated));
+export function columnSchema(column: ColumnSpec, mustHaveValue: boolean): JsonSchema {
+  const checks: Checks = (rule) => column.severity?.[rule] !== 'warn';
+  const required = mustHaveValue && checks('required');
+  const value = valueSchema(column, checks);
+  const clauses = engineClauses(column, value, checks, mustHaveValue);
+  const description = column.description?.trim();
   return {
-    ...(description === undefined ? {} : { description }),
-    ...base,
-    type: required ? base.type : [base.type, 'null'],
-    ...(base.enum && !required ? { enum: [...base.enum, null] } : {}),
-    ...(column.default === undefined ? {} : { default: defaultValue(column, column.default) }),
-    'x-contract-gate': contractGateKeys(column, unstated),
+    ...(description ? { description } : {}),
+    ...(clauses.length === 0 ? {} : { $comment: `contract-gate also checks: ${clauses.join('; ')}.` }),
+    ...valueKeywords(value, required),
+    ...(column.default === undefined ? {} : { default: column.default }),
+    'x-contract-gate': contractTerms(column, checks, value),
   };
 }
 
-/** A decimal's default is written in the decimal's own form, a string, so it fits the schema. */
-function defaultValue(column: ColumnSpec, value: string | number | boolean): string | number | boolean {
-  return column.type.kind === 'decimal' && typeof value === 'number' ? String(value) : value;
-}
-
-function typeSchema(column: ColumnSpec): TypedSchema {
-  const type = column.type;
-  switch (type.kind) {
-    case 'string': return { type: 'string', ...stringRules(column) };
-    case 'int32': return { type: 'integer', ...bounds(column, INT32) };
-    case 'int64': return { type: 'integer', ...bounds(column, INT64) };
-    case 'float32':
-    case 'float64': return { type: 'number', ...bounds(column) };
-    case 'decimal': return { type: 'string', pattern: decimalPattern(type, column.min !== undefined && column.min >= 0) };
-    case 'boolean': return { type: 'boolean' };
-    case 'date': return { type: 'string', format: 'date' };
-    case 'timestamp': return { type: 'string', format: 'date-time' };
-    case 'timestamp_ntz': return { type: 'string', pattern: LOCAL_DATE_TIME };
-    case 'binary': return { type: 'string', contentEncoding: 'base64' };
+/**
+ * One JSON type is written inline (`type: [string, "null"]`, as hand-written schemas do), several
+ * as anyOf branches: strict validators (ajv's strictTypes) refuse a union of types whose keywords
+ * differ. An enum takes null too when null is allowed, since `enum` is checked on its own.
+ */
+function valueKeywords(value: ValueSchema, required: boolean): JsonSchema {
+  const notNull: JsonSchema = required ? { not: { type: 'null' } } : {};
+  if (value.branches === undefined) {
+    const rules = value.untyped ?? {};
+    return Object.keys(rules).length === 0 ? notNull : { ...notNull, anyOf: [{ type: 'string', ...rules }, { not: { type: 'string' } }] };
   }
+  if (value.branches.length === 1) {
+    const [{ type, keywords }] = value.branches as [Branch];
+    const { enum: values, ...rest } = keywords;
+    return { type: required ? type : [type, 'null'], ...rest, ...(values ? { enum: required ? values : [...values, null] } : {}) };
+  }
+  const branches: JsonSchema[] = value.branches.map(({ type, keywords }) => ({ type, ...keywords }));
+  return { anyOf: required ? branches : [...branches, { type: 'null' }] };
 }
 
-function stringRules(column: ColumnSpec): Keywords {
-  return {
-    ...(column.enum ? { enum: [...column.enum] } : {}),
-    ...(column.pattern === undefined ? {} : { pattern: column.pattern }),
-    ...(column.minLength === undefined ? {} : { minLength: column.minLength }),
-    ...(column.maxLength === undefined ? {} : { maxLength: column.maxLength }),
-  };
+/** The rules left to the gate, as clauses; a rule at warn is marked, since it blocks nothing. */
+function engineClauses(column: ColumnSpec, value: ValueSchema, checks: Checks, mustHaveValue: boolean): string[] {
+  const warned = (rule: ColumnSeverityRule) => !checks(rule);
+  const typed = value.branches !== undefined;
+  return [
+    ...(mustHaveValue && warned('required') ? [`a value in every row${WARN}`] : []),
+    ...value.engineChecks,
+    ...rangeClauses(column, checks, typed),
+    ...(column.enum && (warned('enum') || !typed) ? [`one of ${column.enum.join(', ')}${warned('enum') ? WARN : ''}`] : []),
+    ...(warned('pattern') ? weighedRuleNotes(column, ['pattern']) : []),
+    ...(warned('length') ? weighedRuleNotes(column, ['length']) : []),
+    ...(warned('required_when') ? weighedRuleNotes(column, ['requiredWhen']) : []),
+    ...weighedRuleNotes(column, ['notInFuture', 'unique']),
+    ...referenceClauses(column, warned('references')),
+  ];
 }
 
-/** The contract's bounds, narrowed to what the storage type can hold. */
-function bounds(column: ColumnSpec, limits?: { min: number | bigint; max: number | bigint }): Keywords {
-  const { min, max } = column;
-  const minimum = min !== undefined && (limits === undefined || min > limits.min) ? min : limits?.min;
-  const maximum = max !== undefined && (limits === undefined || max < limits.max) ? max : limits?.max;
-  return { ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) };
+/** Temporal bounds are all the gate's (JSON Schema compares no dates); numeric ones only where they warn. */
+function rangeClauses(column: ColumnSpec, checks: Checks, typed: boolean): string[] {
+  if (isTemporalType(column.type) || !typed) return weighedRuleNotes(column, ['range']);
+  const side = (value: number | undefined, rule: 'min' | 'max', words: string) => (value !== undefined && !checks(rule) ? [`${words} ${formatBound(column, value)}${WARN}`] : []);
+  return [...side(column.min, 'min', 'at least'), ...side(column.max, 'max', 'at most')];
+}
+
+function referenceClauses(column: ColumnSpec, warned: boolean): string[] {
+  const reference = column.references;
+  if (!reference) return [];
+  return [`${referencePinNote(column) ?? `values exist in ${reference.contract}.${reference.column}`}${warned ? WARN : ''}`];
 }
 
 /**
- * Decimals are strings of digits. As JSON numbers they are binary floats, and `multipleOf: 0.01`
- * then rejects valid amounts (ajv computes 0.07 / 0.01 = 7.000000000000001); a string keeps the
- * exact digits, as JSON writers of decimals do. Strings cannot be compared, so a bound is only
- * stated as a sign: a minimum of zero or more drops the minus.
+ * The column's rules as the native contract writes them, where the keywords do not carry them
+ * exactly: its type, its bounds (the keywords hold the type's limits too), the rules of many
+ * rows, severities, and any rule the schema leaves unasserted because it only warns.
  */
-export function decimalPattern(type: { precision: number; scale: number }, nonNegative: boolean): string {
-  const whole = type.precision - type.scale;
-  const integer = whole === 0 ? '0' : `\\d{1,${whole}}`;
-  const fraction = type.scale === 0 ? '' : `(\\.\\d{1,${type.scale}})?`;
-  return `^${nonNegative ? '' : '-?'}${integer}${fraction}$`;
-}
-
-/** Rules JSON Schema cannot state: it compares no dates, no numeric strings, and sees one row. */
-function unstatedRules(column: ColumnSpec): NotedRule[] {
-  const comparable = !isTemporalType(column.type) && column.type.kind !== 'decimal';
-  return comparable ? ['notInFuture', 'unique'] : ['range', 'notInFuture', 'unique'];
-}
-
-/** The contract's own terms, for tools that read the schema and want what it could not say. */
-function contractGateKeys(column: ColumnSpec, unstated: readonly NotedRule[]): Record<string, unknown> {
-  const keys: Record<string, unknown> = { type: formatColumnType(column.type) };
-  if (unstated.includes('range')) {
-    const text = (value: number) => (column.type.kind === 'decimal' ? value : formatBound(column, value));
-    if (column.min !== undefined) keys.minimum = text(column.min);
-    if (column.max !== undefined) keys.maximum = text(column.max);
-  }
-  if (column.notInFuture) keys.not_in_future = true;
-  if (column.unique) keys.unique = true;
-  return keys;
+function contractTerms(column: ColumnSpec, checks: Checks, value: ValueSchema): Record<string, unknown> {
+  const unasserted = (rule: ColumnSeverityRule) => !checks(rule) || (rule === 'enum' && value.branches === undefined);
+  const range = column.type.kind === 'int32' ? INT32_RANGE : column.type.kind === 'int64' ? INT64_RANGE : undefined;
+  const bound = (bound: number) => (isTemporalType(column.type) ? formatBound(column, bound) : range ? integerBound(bound, range) : exactNumber(bound));
+  const terms: Record<string, unknown> = { type: formatColumnType(column.type) };
+  if (column.required && !checks('required')) terms.required = true;
+  if (column.requiredWhen && !checks('required_when')) terms.required_when = { column: column.requiredWhen.column, in: [...column.requiredWhen.in] };
+  if (column.enum && unasserted('enum')) terms.enum = [...column.enum];
+  if (column.min !== undefined) terms.min = bound(column.min);
+  if (column.max !== undefined) terms.max = bound(column.max);
+  if (column.pattern !== undefined && unasserted('pattern')) terms.pattern = column.pattern;
+  if (column.minLength !== undefined && unasserted('length')) terms.min_length = column.minLength;
+  if (column.maxLength !== undefined && unasserted('length')) terms.max_length = column.maxLength;
+  if (column.unique) terms.unique = true;
+  if (column.notInFuture) terms.not_in_future = true;
+  if (column.references) terms.references = { ...column.references };
+  if (column.severity) terms.severity = { ...column.severity };
+  return terms;
 }

@@ -1,16 +1,19 @@
 import { isTemporalType } from '../contract/column-type.js';
-import type { ColumnSeverityRule, ColumnSpec, RowTolerance } from '../contract/model.js';
+import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import { exactText, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
 
 /** The contract rules a target format may be unable to state in its own terms. */
 export type NotedRule = 'range' | 'pattern' | 'length' | 'requiredWhen' | 'notInFuture' | 'unique';
 
 /**
  * A bound as the contract author wrote it: the model holds temporal bounds as epoch milliseconds,
- * which mean nothing to a reader of a schema.
+ * which mean nothing to a reader of a schema, and a number past 2^53 as the double it compares
+ * with, printed exactly (see exact-number.ts).
  */
 export function formatBound(column: ColumnSpec, value: number): string {
-  if (!isTemporalType(column.type)) return String(value);
+  if (column.type.kind === 'int32' || column.type.kind === 'int64') return String(integerBound(value, column.type.kind === 'int32' ? INT32_RANGE : INT64_RANGE));
+  if (!isTemporalType(column.type)) return exactText(value);
   if (column.type.kind === 'date') return formatDate(value);
   const instant = formatTimestamp(value);
   // A wall-clock bound was read as if UTC; printing the `Z` would claim an offset it never had.
@@ -18,7 +21,7 @@ export function formatBound(column: ColumnSpec, value: number): string {
 }
 
 /** Short clauses for the given rules of a column, e.g. `at least 0`, `not in the future`. */
-export function ruleNotes(column: ColumnSpec, rules: readonly NotedRule[]): string[] {
+function ruleNotes(column: ColumnSpec, rules: readonly NotedRule[]): string[] {
   const notes: string[] = [];
   for (const rule of rules) {
     const note = noteFor(column, rule);
@@ -54,15 +57,6 @@ export function referencePinNote(column: ColumnSpec): string | undefined {
   return `values exist in ${reference.contract}.${reference.column} as of its ${pins.join(', ')}`;
 }
 
-/**
- * What `on_violation` does, for a reader of an export that has no word for it: the rows breaking
- * row-level rules are withheld, up to the tolerance, and the rest is published.
- */
-export function toleranceNote(tolerance: RowTolerance): string {
-  const limit = 'rowTolerance' in tolerance ? `${Number((tolerance.rowTolerance * 100).toPrecision(6))}% of a batch's rows` : `${tolerance.maxInvalidRows} rows of a batch`;
-  return `contract-gate withholds rows that break row-level rules, up to ${limit}, and publishes the rest; past that the whole batch is quarantined.`;
-}
-
 function noteFor(column: ColumnSpec, rule: NotedRule): string | undefined {
   switch (rule) {
     case 'range': return rangeNote(column);
@@ -91,12 +85,4 @@ function lengthNote(column: ColumnSpec): string | undefined {
   if (min !== undefined) return `at least ${min} characters`;
   if (max !== undefined) return `at most ${max} characters`;
   return undefined;
-}
-
-/** A column description followed by the notes, e.g. `Order total. contract-gate also checks: at least 0.` */
-export function describeWithNotes(description: string | undefined, notes: readonly string[]): string | undefined {
-  const tail = notes.length === 0 ? undefined : `contract-gate also checks: ${notes.join('; ')}.`;
-  const head = description?.trim();
-  if (head && tail) return `${/[.!?]$/.test(head) ? head : `${head}.`} ${tail}`;
-  return head || tail;
 }

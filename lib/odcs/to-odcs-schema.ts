@@ -1,6 +1,7 @@
 import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from '../export/exact-number.js';
 import { CUSTOM_PREFIX } from './custom-properties.js';
 import { columnSeverity, odcsSeverity, relationship, rowCountRules } from './to-odcs-rules.js';
 
@@ -62,7 +63,7 @@ function logicalType(type: ColumnType): string {
 /** Only the options ODCS allows for the logical type, so the document validates. */
 function typeOptions(column: ColumnSpec): Json {
   const { type } = column;
-  const bound = (value: number | undefined) => value === undefined ? undefined : !isTemporalType(type) ? value : type.kind === 'date' ? formatDate(value) : instant(value, type.kind === 'timestamp_ntz');
+  const bound = (value: number | undefined) => value === undefined ? undefined : !isTemporalType(type) ? exactBound(type, value) : type.kind === 'date' ? formatDate(value) : instant(value, type.kind === 'timestamp_ntz');
   const width = { int32: 'i32', int64: 'i64', float32: 'f32', float64: 'f64' }[type.kind as string];
   const options: Json = {
     format: width ?? (type.kind === 'binary' ? 'binary' : undefined),
@@ -74,6 +75,15 @@ function typeOptions(column: ColumnSpec): Json {
     maxLength: column.maxLength,
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * A number past 2^53 as the exact integer compared with (see export/exact-number.ts), an int64's
+ * within its range: YAML would print 2^63-1, held as 2^63, as 9223372036854776000.
+ */
+function exactBound(type: ColumnType, value: number): number | bigint {
+  if (type.kind === 'int32') return integerBound(value, INT32_RANGE);
+  return type.kind === 'int64' ? integerBound(value, INT64_RANGE) : exactNumber(value);
 }
 
 /** A wall-clock bound is written without an offset; it is read back as UTC, as it was held. */

@@ -41,6 +41,14 @@ describe('contract-gate export', () => {
     expect(stdout).toContain("LOCATION 's3://lake/published/orders/v1/'");
   });
 
+  it('names the types for the warehouse --adapter names, and SQL-standard ones without it', async () => {
+    const bigquery = await run([ORDERS, '--to', 'dbt', '--adapter', 'bigquery']);
+    expect(bigquery.code).toBe(0);
+    expect(bigquery.stdout).toBe(exportContract(ordersContract(), 'dbt', { adapter: 'bigquery' }));
+    expect(bigquery.stdout).toContain('data_type: numeric(12,2)');
+    expect((await run([ORDERS, '--to', 'dbt'])).stdout).toContain('data_type: decimal(12,2)');
+  });
+
   it('exits 2 naming the valid targets for an unknown one', async () => {
     const { code, stdout, stderr } = await run([ORDERS, '--to', 'avro']);
     expect(code).toBe(2);
@@ -53,6 +61,8 @@ describe('contract-gate export', () => {
     ['no contract', ['--to', 'sql'], 'name one contract file'],
     ['a --location that is not on S3', [ORDERS, '--to', 'sql', '--location', '/tmp/lake'], '--location must be s3://'],
     ['a --location for a target without a table', [ORDERS, '--to', 'jsonschema', '--location', 's3://lake/x/'], '--location applies to --to dbt and sql only'],
+    ['an --adapter for a target other than dbt', [ORDERS, '--to', 'sql', '--adapter', 'athena'], '--adapter applies to --to dbt only'],
+    ['an unknown --adapter', [ORDERS, '--to', 'dbt', '--adapter', 'oracle'], 'unknown dbt adapter "oracle"; expected one of ansi, snowflake, bigquery, postgres, redshift, duckdb, athena, databricks'],
     ['an unknown option', [ORDERS, '--to', 'sql', '--format', 'json'], "unknown option '--format'\nusage: contract-gate export"],
     ['a contract file that does not exist', ['contracts/missing.v1.yaml', '--to', 'sql'], 'cannot read the contract file'],
   ])('exits 2 with %s', async (_case, args, message) => {

@@ -84,3 +84,20 @@ interface OdcsDocument {
   schema: { properties: { name: string; quality?: unknown[]; relationships?: unknown[]; customProperties?: unknown[] }[]; quality?: unknown[]; customProperties: unknown[] }[];
   customProperties: { property: string; value: unknown }[];
 }
+
+describe('native → ODCS → native with bounds past 2^53', () => {
+  it('writes int64 bounds as the exact integers the gate compares with, and reads back the same contract', () => {
+    const original = load(yamlOf('{ name: id, type: int64, min: -9223372036854775808, max: 9223372036854775807 }', '{ name: seq, type: int64, max: 9007199254740993 }'), 'ids.v1.yaml');
+    const odcs = exportOdcs(original);
+    expect(odcs).toContain('minimum: -9223372036854775808');
+    expect(odcs).toContain('maximum: 9223372036854775807');
+    // The loader holds 9007199254740993 as the double 9007199254740992, the bound the gate compares with.
+    expect(odcs).toContain('maximum: 9007199254740992');
+    expect(odcs).not.toContain('9223372036854776000');
+    expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
+  });
+});
+
+function yamlOf(...columns: string[]): string {
+  return ['name: ids', 'version: 1.0.0', 'owner: { team: t, notify: [t@example.com] }', 'produces: { format: jsonl }', 'schema:', '  columns:', ...columns.map((c) => `    - ${c}`), ''].join('\n');
+}

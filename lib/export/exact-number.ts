@@ -1,0 +1,38 @@
+/**
+ * Numbers as exports print them. The contract holds bounds as doubles, and the engine compares
+ * values with exactly those doubles; past 2^53 every double is an integer, and JavaScript's
+ * shortest form of it (9223372036854776000 for 2^63) names a different integer than the one
+ * compared with. Such a bound is printed as its exact integer value instead, which any reader
+ * parses back to the same double and a reader with exact integers (Python, Java) takes as it is.
+ */
+export function exactNumber(value: number): number | bigint {
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? BigInt(value) : value;
+}
+
+export function exactText(value: number): string {
+  return String(exactNumber(value));
+}
+
+export const INT32_RANGE = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
+export const INT64_RANGE = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * A bound of an integer column, within the column's range: the loader reads `max: 9223372036854775807`
+ * as 2^63, which no int64 reaches, so the widest bound an int64 column can have is written instead.
+ */
+export function integerBound(value: number, range: { min: bigint; max: bigint }): number | bigint {
+  if (!Number.isInteger(value)) return value;
+  const exact = BigInt(value);
+  const clamped = exact < range.min ? range.min : exact > range.max ? range.max : exact;
+  return Number.isSafeInteger(Number(clamped)) && BigInt(Number(clamped)) === clamped ? Number(clamped) : clamped;
+}
+
+/**
+ * A column written as YAML with its bounds exact: YAML, like JSON, prints a double past 2^53 in
+ * its shortest form. An int32 or int64 column's bound is its nearest value within the type.
+ */
+export function withExactBounds<T extends { type: string; min?: unknown; max?: unknown }>(column: T): T {
+  const range = column.type === 'int64' ? INT64_RANGE : column.type === 'int32' ? INT32_RANGE : undefined;
+  const exact = (value: unknown) => (typeof value !== 'number' ? value : range ? integerBound(value, range) : exactNumber(value));
+  return { ...column, ...(column.min === undefined ? {} : { min: exact(column.min) }), ...(column.max === undefined ? {} : { max: exact(column.max) }) };
+}
