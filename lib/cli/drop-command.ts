@@ -5,26 +5,24 @@ import { awaitOutcome, decisionsBefore, identifyDrop } from '../gate/await-outco
 import { dropPartition, type FileToDrop } from '../gate/drop-partition.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import { createS3Client } from '../storage/s3-client.js';
-import type { ObjectStore } from '../storage/object-store.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
-import { readPointer } from '../registry/read-registry.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import type { CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
+import { checkDropFormats, checkRegistered, NO_REGISTRY } from './drop-checks.js';
 import { dropTarget, waitedAddress, type DropTarget } from './drop-target.js';
 import { DROP_EXIT, dropVerdict, formatDropVerdict } from './drop-verdict.js';
 import { localDropFiles } from './local-drop-files.js';
 import { formatDuration, parseDuration } from './parse-duration.js';
-import { DROP_USAGE } from './usage.js';
-
-/** Long enough for a big partition on a busy gate; a scheduler's own task timeout is usually longer. */
-const DEFAULT_TIMEOUT = '15m';
+import { COMMAND_HELP, DROP_USAGE } from './usage.js';
 
 interface DropOptions {
   readonly contract: string;
   readonly to: string;
   readonly dir: string;
   readonly endpoint?: string;
+  /** The gate's registry prefix, or NO_REGISTRY. */
+  readonly registry: string;
   readonly wait: boolean;
   readonly timeoutMs: number;
   readonly format: 'text' | 'json';
@@ -35,6 +33,8 @@ interface DropOptions {
  * manifest, and by default waits for the gate's verdict on this very drop, so the job's task
  * fails when its data was quarantined: exit 0 published, 1 quarantined, refused or superseded,
  * 2 bad input or a failed upload, 3 no decision within --timeout. `--no-wait` returns after the upload.
+ * What the gate would refuse unread (no registered contract, files not in produces.format) is
+ * refused here instead, before a byte is uploaded (drop-checks.ts).
  */
 export async function dropCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseDropOptions(args);
@@ -44,8 +44,9 @@ export async function dropCommand(args: string[], io: CliIo): Promise<number> {
   const waited = options.wait ? waitedAddress(target, contract) : undefined;
   const files = await localDropFiles(options.dir);
   if (files.length === 0) throw new GateError('bad_arguments', `${options.dir} holds no data files (names starting with _ or . are not data)`);
+  await checkDropFormats(options.dir, files, contract, options.contract);
   const store = s3ObjectStore({ client: createS3Client({ endpoint: options.endpoint }), bucket: target.bucket });
-  await warnIfNotRegistered(store, contract, io);
+  await checkRegistered({ store, bucket: target.bucket, registry: options.registry, contract, contractFile: options.contract, ...(options.endpoint ? { endpoint: options.endpoint } : {}) }, io);
   const known = waited ? await decisionsBefore(store, waited.layout, waited.address) : new Set<string>();
   const { marker, markerEtag } = await dropPartition(store, waited?.layout ?? DEFAULT_LAYOUT, target.prefix, files);
   const dropped = droppedLine(files, target, marker);
@@ -61,20 +62,13 @@ export async function dropCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 function parseDropOptions(args: string[]): DropOptions {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      contract: { type: 'string' }, to: { type: 'string' }, endpoint: { type: 'string' },
-      wait: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, timeout: { type: 'string', default: DEFAULT_TIMEOUT }, format: { type: 'string', default: 'text' },
-    },
-  });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP.drop.options });
   const [dir] = positionals;
   if (!values.contract || !values.to || !dir || positionals.length > 1) throw new GateError('bad_arguments', `usage: ${DROP_USAGE}`);
   if (values.wait && values['no-wait']) throw new GateError('bad_arguments', 'pass --wait or --no-wait, not both (waiting is the default)');
   if (values.format !== 'text' && values.format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${values.format}"`);
   return {
-    contract: values.contract, to: values.to, dir, ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+    contract: values.contract, to: values.to, dir, ...(values.endpoint ? { endpoint: values.endpoint } : {}), registry: registryPrefix(values.registry),
     wait: !values['no-wait'], timeoutMs: parseDuration('--timeout', values.timeout), format: values.format,
   };
 }
@@ -90,15 +84,11 @@ function printDropped(io: CliIo, options: DropOptions, dropped: string, target: 
   return DROP_EXIT.published;
 }
 
-/**
- * The gate judges by the version registered on the bucket, not the producer's file: a file
- * edited but not yet published is said before the upload. A bucket whose registry this caller
- * may not read, or a gate with bundled contracts, says nothing.
- */
-async function warnIfNotRegistered(store: ObjectStore, contract: Contract, io: CliIo): Promise<void> {
-  const registered = await readPointer(store, DEFAULT_REGISTRY_PREFIX, contract.name, contract.version.major).catch(() => undefined);
-  if (!registered || registered.pointer.version === contract.version.text) return;
-  io.stderr(`note: the gate enforces ${contract.name} ${registered.pointer.version}, the version registered on the bucket; ${contract.version.text} in your file is not registered (run contract-gate publish first)\n`);
+/** A prefix ends in `/`, as the gate's configuration has it; `none` stays as it is. */
+function registryPrefix(text: string): string {
+  if (text === NO_REGISTRY) return text;
+  if (text === '' || text.startsWith('/')) throw new GateError('bad_arguments', `--registry must be the registry's key prefix, e.g. ${DEFAULT_REGISTRY_PREFIX}, or ${NO_REGISTRY}; found "${text}"`);
+  return text.replace(/\/?$/, '/');
 }
 
 function datasetName(contract: Contract): string {

@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import type { PlanFacts } from '../checks/plan-facts.js';
 import type { LoadOptions } from '../contract/contract-defaults.js';
 import type { Contract } from '../contract/model.js';
-import { matchPartition, renderPartition } from '../contract/partition-template.js';
+import { renderPartition } from '../contract/partition-template.js';
 import { GateError } from '../errors.js';
-import { parseLakeAddress, partitionOfPaths, prefixedLake } from '../lake/lake-address.js';
+import { parseLakeAddress, prefixedLake } from '../lake/lake-address.js';
 import { needsLake, readPlanFacts, type Lake } from '../lake/plan-facts.js';
 import { referenceContracts } from '../lake/reference-contracts.js';
 import { localObjectStore } from '../storage/local-object-store.js';
@@ -42,15 +42,10 @@ export async function lakeFacts(contract: Contract, request: LakeRequest): Promi
   }
 }
 
-/** `--partition`, else the one the validated paths are named for; required only by volume_vs_history. */
+/** The partition being validated (validate reads it from --partition or the paths); volume_vs_history cannot do without one. */
 function checkedPartition(contract: Contract, request: LakeRequest): string | undefined {
   const template = contract.produces.partition;
-  if (request.partition !== undefined) {
-    if (matchPartition(template, request.partition)) return request.partition;
-    throw new GateError('bad_arguments', `--partition ${request.partition} is not a partition of ${contract.name}: its template is "${template}"`);
-  }
-  const found = partitionOfPaths(request.paths, template);
-  if (found !== undefined || !contract.sla?.volumeVsHistory) return found;
+  if (request.partition !== undefined || !contract.sla?.volumeVsHistory) return request.partition;
   throw new GateError('bad_arguments', `${contract.name} has sla.volume_vs_history, which compares the partition with those published before it, but ${request.paths.join(', ')} ${request.paths.length === 1 ? 'does' : 'do'} not end in one partition path like "${template}": pass --partition, e.g. --partition ${renderPartition(template, { ds: '2026-11-30', hh: '06' })}`);
 }
 

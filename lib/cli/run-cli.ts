@@ -1,8 +1,10 @@
+import { didYouMean } from '../contract/did-you-mean.js';
 import { GateError } from '../errors.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { describeArgumentError, formatCommandHelp, formatOverview } from './format-help.js';
 import { packageVersion } from './package-version.js';
-import { isCommandName, type CommandName } from './usage.js';
+import { adviseStorageFailure } from './storage-advice.js';
+import { COMMAND_HELP, isCommandName, type CommandName } from './usage.js';
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -41,15 +43,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command && wantsHelp(args)) return printHelp(command, io, false);
   const load = command && COMMANDS[command];
   if (!command || !load) {
-    io.stderr(`contract-gate: unknown command "${name}"\n\n${formatOverview()}`);
+    io.stderr(unknownCommand(name));
     return EXIT.cannotProceed;
   }
   try {
     return await (await load())(args, io);
   } catch (error) {
-    io.stderr(`contract-gate ${name}: ${describeFailure(error, command)}\n`);
+    io.stderr(`contract-gate ${name}: ${await describeFailure(error, command, args)}\n`);
     return EXIT.cannotProceed;
   }
+}
+
+/** A near miss is answered with the command meant, in one line; anything else with the overview. */
+function unknownCommand(name: string): string {
+  const meant = didYouMean(name, [...Object.keys(COMMAND_HELP), 'help']);
+  const how = meant === 'help' ? '' : ` (contract-gate ${meant} --help shows how to run it)`;
+  if (meant !== undefined) return `contract-gate: unknown command "${name}"; did you mean ${meant}?${how}\n`;
+  return `contract-gate: unknown command "${name}"\n\n${formatOverview()}`;
 }
 
 /** `-h` or `--help` anywhere before a `--`, which ends the options. */
@@ -61,14 +71,17 @@ function wantsHelp(args: readonly string[]): boolean {
 /** With no arguments at all the overview is an error (exit 2); asked for, it is an answer. */
 function printHelp(topic: string | undefined, io: CliIo, asError: boolean): number {
   if (topic !== undefined && !isCommandName(topic)) {
-    io.stderr(`contract-gate: no help for "${topic}", which is no command\n\n${formatOverview()}`);
+    const meant = didYouMean(topic, Object.keys(COMMAND_HELP));
+    io.stderr(meant === undefined ? `contract-gate: no help for "${topic}", which is no command\n\n${formatOverview()}` : `contract-gate: no help for "${topic}", which is no command; did you mean contract-gate help ${meant}?\n`);
     return EXIT.cannotProceed;
   }
   io.stdout(topic === undefined ? formatOverview() : formatCommandHelp(topic));
   return asError ? EXIT.cannotProceed : EXIT.ok;
 }
 
-function describeFailure(error: unknown, name: CommandName): string {
+async function describeFailure(error: unknown, name: CommandName, args: readonly string[]): Promise<string> {
+  const storage = await adviseStorageFailure(error, { name, args });
+  if (storage !== undefined) return storage;
   if (error instanceof GateError) return error.message;
   return describeArgumentError(error, name) ?? `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }

@@ -9,12 +9,13 @@ const EXAMPLES = join('examples', 'orders');
 const PARTITION = 'dt=2026-11-29';
 
 /**
- * Every example holds orders of 2026-11-29 (the freshness rule wants them recent as of
- * DEMO_NOW); each is dropped as a partition of its own so each gets its own verdict.
+ * Every example holds orders of 2026-11-29, and each is dropped as a partition of its own so each
+ * gets its own verdict. A good one goes to that day or a later one: an earlier day is judged as
+ * of its own due time, before those orders were placed (not_in_future).
  */
 const DEMO_DROPS = [
   { kind: 'good', partition: PARTITION, what: 'the good example' },
-  { kind: 'duckdb', partition: 'dt=2026-11-27', what: 'the good example DuckDB wrote (COPY ... (FORMAT parquet), default settings)' },
+  { kind: 'duckdb', partition: 'dt=2026-11-30', what: 'the good example DuckDB wrote (COPY ... (FORMAT parquet), default settings)' },
   { kind: 'bad', partition: 'dt=2026-11-28', what: 'the bad example' },
 ] as const;
 

@@ -39,7 +39,7 @@ const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or inva
 
 export const COMMAND_HELP = {
   validate: {
-    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit|html] [--out <file>] [--now <ISO-8601>] [--workers N] [--strict] [--history <lake> [--partition <path>]]',
+    usage: 'contract-gate validate --contract <file> <path>... [--format text|json|junit|html] [--out <file>] [--now <ISO-8601>] [--workers N] [--strict] [--partition <path>] [--history <lake>]',
     summary: 'check a partition (files or directories) against a contract',
     operands: [['<path>...', 'data files, or directories whose files (not _* or .*) make up the partition']],
     options: {
@@ -50,7 +50,7 @@ export const COMMAND_HELP = {
       workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 50M values or more to decode, else one' },
       history: { type: 'string', value: '<lake>', help: 'read published data for volume_vs_history and references from a lake: the directory `serve --dir` keeps, a directory laid out like the bucket, or s3://<bucket>[/<prefix>]', defaultText: 'none: those rules are not checked' },
       strict: { type: 'boolean', help: 'treat every warning as an error: a warn rule that fails makes the exit code 1' },
-      partition: { type: 'string', value: '<path>', help: 'the partition being checked, e.g. dt=2026-11-30, for its volume history', defaultText: 'the trailing segments of the validated path that fit the partition template' },
+      partition: { type: 'string', value: '<path>', help: 'the partition being checked, e.g. dt=2026-11-30: freshness and not_in_future are judged as of its due time when that came first; its volume history with --history', defaultText: 'the segments of the validated paths that fit the partition template' },
       ...ODCS_DEFAULTS,
     },
     exits: [[0, 'the contract holds'], [1, 'the contract is violated'], [2, CANNOT_RUN]],
@@ -81,19 +81,21 @@ export const COMMAND_HELP = {
     exits: [[0, 'stopped with Ctrl-C or SIGTERM'], [2, 'cannot start: a bad port, an unwritable --dir']],
   },
   drop: {
-    usage: 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>] [--no-wait] [--timeout 15m] [--format text|json]',
+    usage: 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>] [--registry _contracts/|none] [--no-wait] [--timeout 15m] [--format text|json]',
     summary: "upload a partition's data files, then its _READY manifest (what a producer job calls)",
     operands: [['<local dir>', 'the partition directory, named after its partition, e.g. .../dt=2026-11-30']],
     options: {
       contract: { type: 'string', value: '<file>', help: 'the contract of the dataset (required)' },
       to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the bucket; a prefix overrides the layout's staging prefix (required)" },
       endpoint: ENDPOINT,
+      registry: { type: 'string', default: '_contracts/', value: '<prefix>|none', help: "the gate's contract registry on the bucket, checked for the contract before anything is uploaded; none for a gate that ships bundled contracts" },
       wait: { type: 'boolean', help: "wait for the gate's decision", defaultText: 'wait' },
       'no-wait': { type: 'boolean', help: 'return once the _READY manifest is uploaded' },
+      // Long enough for a big partition on a busy gate; a scheduler's own task timeout is usually longer.
       timeout: { type: 'string', default: '15m', value: '<duration>', help: 'how long to wait for the decision, e.g. 90s, 15m, 1h' },
       format: { type: 'string', default: 'text', value: 'text|json', help: 'the outcome as a line or as JSON' },
     },
-    exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input or an upload error'], [3, 'no decision within the timeout']],
+    exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input (no contract registered, files not in produces.format) or an upload error'], [3, 'no decision within the timeout']],
   },
   publish: {
     usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--by <who>] [--format text|json]',
@@ -211,13 +213,15 @@ export const COMMAND_HELP = {
   },
   export: {
     // The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters.
-    usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/]',
+    usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/] [--adapter ansi|snowflake|bigquery|postgres|redshift|duckdb|athena|databricks]',
     summary: 'write the contract as ODCS v3.1 YAML, a JSON Schema for one row, a dbt schema.yml, or Athena DDL',
     operands: [['<contract>', 'the contract file']],
     options: {
       to: { type: 'string', value: 'odcs|jsonschema|dbt|sql', help: 'the format to write (required)' },
       out: { type: 'string', value: '<file>', help: 'write to this file', defaultText: 'stdout' },
       location: { type: 'string', value: 's3://<bucket>/<prefix>/', help: "the published table's location, for --to odcs and sql" },
+      // The adapters are DBT_ADAPTERS of lib/export/dbt-adapters.ts.
+      adapter: { type: 'string', value: 'ansi|snowflake|bigquery|postgres|redshift|duckdb|athena|databricks', help: "for --to dbt: the warehouse whose type names data_type uses", defaultText: 'ansi (SQL-standard names)' },
     },
     exits: [[0, 'written'], [2, 'cannot export: bad arguments, an invalid contract, an unwritable --out']],
   },
@@ -241,11 +245,11 @@ export const COMMAND_HELP = {
     exits: [[0, 'written'], [2, 'the partitions cannot be read']],
   },
   import: {
-    usage: 'contract-gate import [--from auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post] <file> [--model <name>] [--out <dir>]',
+    usage: 'contract-gate import [--from auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post|course] <file> [--model <name>] [--out <dir>]',
     summary: 'convert another contract format to a native contract',
     operands: [['<file>', 'the document to convert']],
     options: {
-      from: { type: 'string', default: 'auto', value: 'auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post', help: 'the format of <file>; auto tells it from the content' },
+      from: { type: 'string', default: 'auto', value: 'auto|dbt|jsonschema|pipeline-post|lesson|skill|duckdb-post|course', help: 'the format of <file>; auto tells it from the content' },
       model: { type: 'string', value: '<name>', help: 'the model to convert, when the file holds several (dbt)' },
       out: { type: 'string', value: '<dir>', help: 'write <name>.v<major>.yaml into this directory, never over a file', defaultText: 'stdout' },
       'default-notify': { type: 'string', value: '<email,...>', help: 'whom to page, when the source names no one', defaultText: 'a TODO placeholder' },

@@ -4,6 +4,7 @@ import { buildCheckPlan } from '../checks/check-plan.js';
 import type { PlanFacts } from '../checks/plan-facts.js';
 import type { LoadOptions } from '../contract/contract-defaults.js';
 import type { Contract } from '../contract/model.js';
+import { matchPartition, partitionOfPaths, renderPartition } from '../contract/partition-template.js';
 import { runChecksInParallel } from '../parallel/parallel-checks.js';
 import { GateError } from '../errors.js';
 import { formatJunitReport } from '../report/junit-report.js';
@@ -30,13 +31,14 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new GateError('bad_arguments', `--workers must be a whole number (0 or 1: one thread), not "${values.workers}"`);
   if (!values.contract) throw new GateError('bad_arguments', `--contract is required\nusage: ${VALIDATE_USAGE}`);
   if (positionals.length === 0) throw new GateError('bad_arguments', `name at least one file or directory to validate\nusage: ${VALIDATE_USAGE}`);
-  if (values.partition !== undefined && values.history === undefined) throw new GateError('bad_arguments', `--partition names the partition whose published history --history reads; pass --history too\nusage: ${VALIDATE_USAGE}`);
   const format = readFormat(values.format);
   const now = parseNow(values.now);
   const loadOptions = loadOptionsFrom(values);
   const loaded = await requireContract(values.contract, io.stderr, loadOptions);
   const contract = values.strict ? strictContract(loaded) : loaded;
-  const facts = values.history === undefined ? undefined : await lakeFacts(contract, { lake: values.history, partition: values.partition, contractFile: values.contract, paths: positionals, loadOptions, warn: io.stderr });
+  const partition = checkedPartition(contract, values.partition, positionals);
+  const lake = values.history === undefined ? {} : await lakeFacts(contract, { lake: values.history, partition, contractFile: values.contract, paths: positionals, loadOptions, warn: io.stderr });
+  const facts: PlanFacts = { ...lake, ...(partition === undefined ? {} : { partition }) };
   // Only text output is for a person: the progress line would garble nothing, but is noise in a file.
   const report = await validateWith(contract, positionals, now, format === 'text' ? io : { ...io, isTTY: false }, workers, facts);
   const output = formatOutput(report, format, contract, now, facts);
@@ -47,6 +49,14 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   }
   // Warnings and rows withheld within the tolerance pass; the report says how many.
   return isPublishable(report) ? EXIT.ok : EXIT.violated;
+}
+
+/** `--partition`, else the one the validated paths are named for (its due time bounds freshness); none when neither says. */
+function checkedPartition(contract: Contract, given: string | undefined, paths: readonly string[]): string | undefined {
+  const template = contract.produces.partition;
+  if (given === undefined) return partitionOfPaths(paths, template);
+  if (matchPartition(template, given)) return given;
+  throw new GateError('bad_arguments', `--partition ${given} is not a partition of ${contract.name}: its template is "${template}", e.g. --partition ${renderPartition(template, { ds: '2026-11-30', hh: '06' })}`);
 }
 
 function readFormat(text: string): Format {
@@ -62,7 +72,9 @@ function formatOutput(report: Report, format: Format, contract: Contract, now: n
 }
 
 export async function runValidation(contractPath: string, paths: readonly string[], now: number, io: CliIo, warn: (text: string) => void, workers?: number, options: LoadOptions = {}): Promise<Report> {
-  return validateWith(await requireContract(contractPath, warn, options), paths, now, io, workers);
+  const contract = await requireContract(contractPath, warn, options);
+  const partition = partitionOfPaths(paths, contract.produces.partition);
+  return validateWith(contract, paths, now, io, workers, partition === undefined ? undefined : { partition });
 }
 
 async function validateWith(contract: Contract, paths: readonly string[], now: number, io: CliIo, workers?: number, facts?: PlanFacts): Promise<Report> {

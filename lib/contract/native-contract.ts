@@ -11,6 +11,7 @@ import { readSeverity, undeclaredSchemaRules, withoutUndeclared } from './read-s
 import { readSla } from './read-sla.js';
 import { parseTemporal } from './temporal.js';
 import { checkPartitionTemplate } from './partition-template.js';
+import { versionHint } from './version-hint.js';
 import { YamlReader, type Entries } from './yaml-reader.js';
 
 export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat', 'on_violation'] as const;
@@ -79,7 +80,9 @@ export function readVersion(reader: YamlReader, node: Node | null): SemVer | und
   const text = String(value ?? '');
   const match = SEMVER.exec(text);
   if (match) return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), text };
-  reader.report('invalid_value', 'version', node, `expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found "${text}"`);
+  const hint = versionHint(node, value);
+  const found = typeof value === 'number' ? text : `"${text}"`;
+  reader.report('invalid_value', 'version', node, `expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found ${found}${hint === undefined ? '' : `: ${hint}`}`);
   return undefined;
 }
 

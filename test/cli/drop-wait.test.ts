@@ -17,6 +17,8 @@ beforeAll(async () => {
   // Pinned to the morning after the example data, so its freshness holds however old the checkout is.
   gate = await startLocalGate({ dir: mkdtempSync(join(tmpdir(), 'cg-wait-')), contractsDir: 'contracts', bucket: 'lake', port: 0, clock: () => Date.parse('2026-11-30T05:00:00Z'), print: () => {} });
   bare = await startS3Emulator({ dir: mkdtempSync(join(tmpdir(), 'cg-wait-bare-')), buckets: ['lake'], port: 0 });
+  // A bucket whose registry knows the contract but where no gate runs: drops there get no decision.
+  expect((await run(['publish', CONTRACT, '--to', 's3://lake', '--endpoint', bare.endpoint])).code).toBe(0);
 });
 afterAll(async () => {
   await gate.stop();

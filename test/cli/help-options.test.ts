@@ -17,7 +17,7 @@ vi.mock('node:util', async (original) => ({
 }));
 
 /** The commands whose options are COMMAND_HELP's own entry: their help cannot drift at all. */
-const FROM_TABLE: readonly CommandName[] = ['validate', 'lint', 'diff', 'check-compat', 'export', 'demo', 'publish', 'replay', 'redrive', 'release'];
+const FROM_TABLE: readonly CommandName[] = ['validate', 'lint', 'diff', 'check-compat', 'export', 'demo', 'publish', 'replay', 'redrive', 'release', 'drop'];
 
 const io: CliIo = { stdout: () => undefined, stderr: () => undefined, isTTY: false };
 

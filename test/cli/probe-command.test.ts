@@ -26,7 +26,8 @@ async function run(args: string[]) {
 async function projectWithLake(): Promise<string> {
   const project = mkdtempSync(join(tmpdir(), 'cg-project-'));
   mkdirSync(join(project, '.lake'));
-  const gate = await startLocalGate({ dir: join(project, '.lake'), contractsDir: CONTRACTS, bucket: 'lake', port: 0, probeEveryMs: 0, resumeEveryMs: 0, print: () => {} });
+  // serve ran before the probed days: its registry says since when the contracts were known.
+  const gate = await startLocalGate({ dir: join(project, '.lake'), contractsDir: CONTRACTS, bucket: 'lake', port: 0, probeEveryMs: 0, resumeEveryMs: 0, print: () => {}, clock: () => Date.parse('2026-11-25T00:00:00Z') });
   await gate.stop();
   return project;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,12 +11,13 @@ import { runDemo } from '../../lib/cli/serve-demo.js';
 import { dropPartition } from '../../lib/gate/drop-partition.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { startLocalGate, type LocalGate } from '../../lib/local/local-gate.js';
+import { withDuckDB, sqlString } from '../writers/duckdb-session.js';
 import { SILENT_ODCS } from './silent-odcs.js';
 
 /**
- * The example lake `npm start` leaves (orders v1 dt=2026-11-27 and 11-29 published, 11-28
- * quarantined), plus the good example published once more as dt=2026-11-20, a week and more
- * before the demo's morning, so the window has something to cut.
+ * The example lake `npm start` leaves (orders v1 dt=2026-11-29 and 11-30 published, 11-28
+ * quarantined), plus the good example moved nine days back by DuckDB and published as
+ * dt=2026-11-20, a week and more before the demo's morning, so the window has something to cut.
  */
 const TODAY = '2026-11-30T06:00:00Z';
 const ATTEMPT = /\d{8}T\d{6}Z-[0-9a-f]{8}/;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   gate = await startLocalGate({ dir, contractsDir: 'contracts', bucket: 'lake', port: 0, clock: () => Date.parse(DEMO_NOW), print: () => {}, probeEveryMs: 0, resumeEveryMs: 0 });
   await runDemo(gate, 'contracts', () => {});
   const prefix = 'staging/orders/v1/dt=2026-11-20/';
-  await dropPartition(gate.store, DEFAULT_LAYOUT, prefix, await localDropFiles('contracts/examples/orders/good/dt=2026-11-29'));
+  await dropPartition(gate.store, DEFAULT_LAYOUT, prefix, await localDropFiles(await nineDaysBack()));
   // The gate removes the marker last; no deadline here, a loaded machine may take its time.
   while (await gate.store.head(`${prefix}_READY`)) {
     await gate.settled();
@@ -38,6 +39,15 @@ beforeAll(async () => {
   before = await bucketListing();
 }, 600_000);
 afterAll(() => gate?.stop());
+
+/** The good example with every timestamp nine days earlier, as DuckDB writes it: the orders of 2026-11-20. */
+async function nineDaysBack(): Promise<string> {
+  const out = join(dir, 'moved', 'dt=2026-11-20');
+  mkdirSync(out, { recursive: true });
+  await withDuckDB((db) => db.run(`COPY (SELECT * REPLACE (ordered_at - INTERVAL 9 DAY AS ordered_at, updated_at - INTERVAL 9 DAY AS updated_at)
+    FROM read_parquet('contracts/examples/orders/good/dt=2026-11-29/*.parquet')) TO ${sqlString(join(out, 'part-0000.parquet'))} (FORMAT parquet)`));
+  return out;
+}
 
 async function bucketListing(): Promise<string[]> {
   const listed: string[] = [];
@@ -75,8 +85,8 @@ describe('contract-gate replay over the example lake', () => {
     expect(stdout).toContain("replay of orders 1.2.0 over s3://lake, the last 7 days (the default), since 2026-11-23: 2 published partitions, each judged as of the gate's decision\n");
     expect(stdout).toMatch(/^ {2}PARTITION +ATTEMPT +THEN +REPLAYED +ROWS +WHY$/m);
     expect(rows).toEqual([
-      'dt=2026-11-27  <attempt>  published  published  1,500  passes',
       'dt=2026-11-29  <attempt>  published  published  1,200  passes',
+      'dt=2026-11-30  <attempt>  published  published  1,500  passes',
     ]);
     expect(stdout).toMatch(/\nall 2 published partitions would still be published\n$/);
   });
@@ -85,8 +95,8 @@ describe('contract-gate replay over the example lake', () => {
     const { code, stdout, rows } = await replay('--contract', withoutPaid(), '--now', TODAY);
     expect(code).toBe(1);
     expect(rows).toEqual([
-      'dt=2026-11-27  <attempt>  published  QUARANTINED  1,500  1 violation: enum status (600)',
       'dt=2026-11-29  <attempt>  published  QUARANTINED  1,200  1 violation: enum status (480)',
+      'dt=2026-11-30  <attempt>  published  QUARANTINED  1,500  1 violation: enum status (600)',
     ]);
     expect(stdout).toContain('  dt=2026-11-29 ');
     expect(stdout).toContain('      ✗ enum status: 480 rows of status have a value not in [placed, cancelled]\n          e.g. part-0000.parquet row 1: "paid"\n');
@@ -99,18 +109,18 @@ describe('contract-gate replay over the example lake', () => {
     expect(code).toBe(1);
     expect(rows).toEqual([
       'dt=2026-11-20  <attempt>  published  published  1,200  passes',
-      'dt=2026-11-27  <attempt>  published  QUARANTINED  1,500  1 violation: max_rows (1)',
       'dt=2026-11-29  <attempt>  published  published  1,200  passes',
+      'dt=2026-11-30  <attempt>  published  QUARANTINED  1,500  1 violation: max_rows (1)',
     ]);
     expect(stdout).toMatch(/\n1 of 3 published partitions would have been quarantined: max_rows \(the partition has 1500 rows; the contract allows at most 1400\) in 1\n$/);
   });
 
   it('takes the partitions of --since or --last by the day in their path', async () => {
     const days = async (...args: string[]) => (await replay('--contract', withoutPaid(), ...args)).rows.map((row) => row.split('  ')[0]);
-    expect(await days('--since', '2026-11-28')).toEqual(['dt=2026-11-29']);
-    expect(await days('--since', '2026-11-27T00:00:00Z')).toEqual(['dt=2026-11-27', 'dt=2026-11-29']);
-    expect(await days('--last', '1', '--now', TODAY)).toEqual(['dt=2026-11-29']);
-    expect(await days('--last', '30', '--now', TODAY)).toEqual(['dt=2026-11-20', 'dt=2026-11-27', 'dt=2026-11-29']);
+    expect(await days('--since', '2026-11-30')).toEqual(['dt=2026-11-30']);
+    expect(await days('--since', '2026-11-29T00:00:00Z')).toEqual(['dt=2026-11-29', 'dt=2026-11-30']);
+    expect(await days('--last', '1', '--now', TODAY)).toEqual(['dt=2026-11-29', 'dt=2026-11-30']);
+    expect(await days('--last', '30', '--now', TODAY)).toEqual(['dt=2026-11-20', 'dt=2026-11-29', 'dt=2026-11-30']);
     const none = await replay('--contract', withoutPaid(), '--since', '2026-12-01');
     expect({ code: none.code, rows: none.rows }).toEqual({ code: 0, rows: [] });
     expect(none.stdout).toContain('no published partition in the window');
@@ -120,9 +130,9 @@ describe('contract-gate replay over the example lake', () => {
     const { code, stdout, rows } = await replay('--contract', 'contracts/orders.v1.yaml', '--now', TODAY, '--quarantined');
     expect(code).toBe(0);
     expect(rows).toEqual([
-      'dt=2026-11-27  <attempt>  published  published  1,500  passes',
       'dt=2026-11-28  <attempt>  quarantined  quarantined  1,200  7 violations: required amount (1), required refund_amount (1), enum status (1), and 4 more',
       'dt=2026-11-29  <attempt>  published  published  1,200  passes',
+      'dt=2026-11-30  <attempt>  published  published  1,500  passes',
     ]);
     expect(stdout).toContain('2 published partitions and 1 quarantined attempt');
     expect(stdout).toContain('\nall 2 published partitions would still be published\n1 quarantined attempt: 1 would still be quarantined (');
@@ -135,11 +145,11 @@ describe('contract-gate replay over the example lake', () => {
     expect(code).toBe(1);
     expect(out.exit_code).toBe(1);
     expect(out.partitions.map((p: { partition: string; then: string; replayed: string; changed: boolean }) => [p.partition, p.then, p.replayed, p.changed])).toEqual([
-      ['dt=2026-11-27', 'published', 'quarantined', true],
       ['dt=2026-11-28', 'quarantined', 'quarantined', false],
       ['dt=2026-11-29', 'published', 'quarantined', true],
+      ['dt=2026-11-30', 'published', 'quarantined', true],
     ]);
-    expect(out.partitions[0]).toMatchObject({ time: '2026-11-27T00:00:00Z', time_from: 'partition', judged_as_of: DEMO_NOW, record: 's3://lake/published/orders/v1/dt=2026-11-27/_SUCCESS' });
+    expect(out.partitions[2]).toMatchObject({ time: '2026-11-30T00:00:00Z', time_from: 'partition', judged_as_of: DEMO_NOW, record: 's3://lake/published/orders/v1/dt=2026-11-30/_SUCCESS' });
     expect(out.summary.published).toEqual({ replayed: 2, failing: 2, passing: 0, unreadable: 0 });
     expect(out.summary.violations).toEqual([{ rule: 'enum', column: 'status', value: 'paid', message: null, partitions: 2 }]);
     expect(out.summary.text[0]).toBe('2 of 2 published partitions would have been quarantined: enum status: "paid" in 2');
@@ -174,7 +184,7 @@ describe('contract-gate replay over the example lake', () => {
     expect({ code: bare.code, says: bare.stderr.includes('--default-notify') }).toEqual({ code: 2, says: true });
     const given = await replay('--contract', odcs, '--now', TODAY, '--default-notify', 'oncall@example.com', '--default-format', 'parquet');
     expect(given.stderr).toContain('default_used');
-    expect(given.rows.map((row) => row.split('  ')[0])).toEqual(['dt=2026-11-27', 'dt=2026-11-29']);
+    expect(given.rows.map((row) => row.split('  ')[0])).toEqual(['dt=2026-11-29', 'dt=2026-11-30']);
   });
 
   it('changed nothing in the bucket', async () => {

@@ -170,7 +170,7 @@ describe('parseContract: values', () => {
   it('reports a version that is not MAJOR.MINOR.PATCH, such as 1.2 which YAML reads as a number', () => {
     const text = yaml('name: orders', 'version: 1.2', ...HEAD.slice(2), ...SCHEMA);
     expect(problemsIn(text)).toEqual([{ code: 'invalid_value', path: 'version', line: 2, column: 10 }]);
-    expect(messagesIn(text)).toEqual(['expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found "1.2"']);
+    expect(messagesIn(text)).toEqual(['expected a semantic version MAJOR.MINOR.PATCH such as 1.2.0, found 1.2: YAML reads the unquoted 1.2 as the number 1.2, not as text; quote the version and give all three parts: version: "1.2.0"']);
   });
 
   it('reports an unknown status with the closest status as a hint', () => {

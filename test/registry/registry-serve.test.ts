@@ -64,7 +64,7 @@ describe('a gate that reads its contracts from the registry on its bucket (serve
     expect(await served).toBe(0);
   });
 
-  const drop = (contract: string) => cli(['drop', '--contract', contract, GOOD, '--to', 's3://lake', '--endpoint', endpoint]);
+  const drop = (contract: string, ...more: string[]) => cli(['drop', '--contract', contract, GOOD, '--to', 's3://lake', '--endpoint', endpoint, ...more]);
   const publish = (contract: string) => cli(['publish', contract, '--to', 's3://lake', '--endpoint', endpoint]);
 
   it('published the --contracts directory into the registry at start', async () => {
@@ -73,10 +73,14 @@ describe('a gate that reads its contracts from the registry on its bucket (serve
     expect(pointer).toMatchObject({ name: 'orders', major: 1, version: '1.2.0', key: '_contracts/orders/v1/1.2.0.yaml' });
   });
 
-  it('quarantines a drop for a dataset nobody registered, then enforces its contract on the next drop once published', async () => {
+  it('refuses a drop for a dataset nobody registered, then enforces its contract on the next drop once published', async () => {
+    const unchecked = await drop(producerContract(repo, '1.0.0'), '--registry', 'none');
+    expect(unchecked.code).toBe(1);
+    expect(unchecked.out).toContain('no_contract');
+    // Without --registry none, drop itself asks the registry first and uploads nothing.
     const before = await drop(producerContract(repo, '1.0.0'));
-    expect(before.code).toBe(1);
-    expect(before.out).toContain('no_contract');
+    expect(before.code).toBe(2);
+    expect(before.out).toContain('no contract is registered for orders_eu v1 on s3://lake');
 
     const published = await publish(producerContract(repo, '1.0.0'));
     expect(published.out).toContain('registered  orders_eu 1.0.0 from');
