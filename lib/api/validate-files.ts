@@ -1,6 +1,7 @@
 import { buildCheckPlan } from '../checks/check-plan.js';
 import { runChecks, type PartitionFile, type Progress } from '../checks/validate-partition.js';
 import type { Contract } from '../contract/model.js';
+import { partitionOfPaths } from '../contract/partition-template.js';
 import { runChecksInParallel } from '../parallel/parallel-checks.js';
 import type { Report } from '../report/report.js';
 import { localPartitionFiles } from '../storage/local-files.js';
@@ -10,6 +11,11 @@ import type { ObjectStore } from '../storage/object-store.js';
 export interface ValidateFilesOptions {
   /** The instant freshness is judged at (epoch milliseconds): pin it to replay old data. @default Date.now() */
   readonly now?: number;
+  /**
+   * The partition path (e.g. `dt=2026-11-29`): freshness and not_in_future are judged as of its
+   * due time when that came before `now`. @default read from the paths where the template allows
+   */
+  readonly partition?: string;
   readonly onProgress?: (progress: Progress) => void;
 }
 
@@ -20,7 +26,9 @@ export interface ValidateFilesOptions {
  */
 export async function validateLocalPartition(contract: Contract, paths: readonly string[], options: ValidateFilesOptions & { readonly workers?: number } = {}): Promise<Report> {
   const files = await localPartitionFiles(paths);
+  const partition = options.partition ?? partitionOfPaths(paths, contract.produces.partition);
   const run = await runChecksInParallel(contract, options.now ?? Date.now(), files, {
+    ...(partition === undefined ? {} : { facts: { partition } }),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.workers === undefined ? {} : { workers: options.workers }),
   });
@@ -38,6 +46,7 @@ export async function validateStoredPartition(contract: Contract, store: ObjectS
     if (object.key.slice(prefix.length).split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'))) continue;
     files.push(objectFile(store, object));
   }
-  const run = await runChecks(buildCheckPlan(contract, options.now ?? Date.now()), files, options.onProgress ? { onProgress: options.onProgress } : {});
+  const partition = options.partition ?? partitionOfPaths([prefix], contract.produces.partition);
+  const run = await runChecks(buildCheckPlan(contract, options.now ?? Date.now(), partition === undefined ? {} : { partition }), files, options.onProgress ? { onProgress: options.onProgress } : {});
   return run.report;
 }

@@ -29,7 +29,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
-  const decoded = columns.filter((c) => !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name)));
+  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name))));
   for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
   for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
@@ -39,8 +39,14 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   state.scanned += batch.rowCount;
 }
 
+/** A column the file lacks reads as nulls, which only a `required` (at warn) or `required_when` can fault, or as its default, which its rules judge. */
+function absentMatters(column: ReadableColumn): boolean {
+  return column.plan.absentValue !== null || column.plan.mustHaveValue || column.plan.spec.requiredWhen !== undefined;
+}
+
 function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<unknown> {
   const { spec } = column.plan;
+  if (column.absent) return new Array(context.batch.rowCount).fill(column.plan.absentValue);
   const raw = context.batch.columns.get(spec.name) ?? new Array(context.batch.rowCount).fill(null);
   const detail = `{count} {row|rows} of ${spec.name} {is|are} not ${describeExpected(spec.type)}`;
   const unparsed = context.batch.parsed?.get(spec.name);

@@ -1,4 +1,7 @@
 import type { ColumnReference, ColumnSpec, Contract, DataFormat, RowTolerance, VolumeVsHistory } from '../contract/model.js';
+import { formatTimestamp } from '../contract/temporal.js';
+import { judgedAt } from '../sla/partition-due.js';
+import { coerceFor } from './coerce-value.js';
 import type { PlanFacts, ReferenceKeys, VolumeHistory } from './plan-facts.js';
 import { severityOf, type SeverityOf } from './rule-severity.js';
 import { valueRulesFor, type ValueRule } from './value-rules.js';
@@ -10,7 +13,13 @@ import { valueRulesFor, type ValueRule } from './value-rules.js';
  */
 export interface CheckPlan {
   readonly contract: { readonly name: string; readonly version: string };
+  /** When the check runs: the report's `checked_at`. */
   readonly now: number;
+  /**
+   * The moment freshness and `not_in_future` are judged at: `now`, or the partition's due time
+   * when that came first (lib/sla/partition-due.ts), and how messages name it.
+   */
+  readonly judgedAt: JudgedAt;
   readonly format: DataFormat;
   readonly columns: readonly ColumnPlan[];
   readonly extraColumns: 'allow' | 'warn' | 'reject';
@@ -24,11 +33,26 @@ export interface CheckPlan {
   readonly severityOf: SeverityOf;
 }
 
+/** The moment time rules are held to, and how messages name it. */
+export interface JudgedAt {
+  readonly at: number;
+  /** e.g. `2026-11-30T05:00:00.000Z, when dt=2026-11-29 was due` */
+  readonly text: string;
+  /** Whether it is the partition's due time rather than the check time. */
+  readonly due: boolean;
+}
+
 export interface ColumnPlan {
   readonly spec: ColumnSpec;
   /** Required, or part of the grain: a null is a `required` violation. */
   readonly mustHaveValue: boolean;
   readonly rules: readonly ValueRule[];
+  /**
+   * What a row that lacks the column reads as (a file without the column, a JSON line without
+   * the key): its `default`, in the checked representation, or null, as Parquet readers treat a
+   * column added after the file was written.
+   */
+  readonly absentValue: unknown;
 }
 
 export interface ReferencePlan {
@@ -39,6 +63,8 @@ export interface ReferencePlan {
 }
 
 export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts = {}): CheckPlan {
+  const at = judgedAt(contract, now, facts.partition);
+  const judged: JudgedAt = at < now ? { at, text: `${formatTimestamp(at)}, when ${facts.partition} was due`, due: true } : { at, text: formatTimestamp(at), due: false };
   const grain = contract.schema.grain;
   const sla = contract.sla;
   const column = sla?.freshnessColumn;
@@ -46,11 +72,13 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
   return {
     contract: { name: contract.name, version: contract.version.text },
     now,
+    judgedAt: judged,
     format: contract.produces.format,
     columns: contract.schema.columns.map((spec) => ({
       spec,
       mustHaveValue: spec.required || grain.includes(spec.name),
-      rules: valueRulesFor(spec, now),
+      rules: valueRulesFor(spec, judged),
+      absentValue: spec.default === undefined ? null : coerceFor('dynamic', spec.type)(spec.default),
     })),
     extraColumns: contract.schema.extraColumns,
     grain,

@@ -42,6 +42,8 @@ export interface SliceResult {
   readonly keys?: readonly string[];
   /** With a row tolerance: this slice's rows that broke a row-level error rule. */
   readonly invalid?: InvalidRowList;
+  /** A file's first slice: the contract's columns the file lacks, read as defaults or nulls. */
+  readonly absent?: readonly string[];
   /** The least and greatest value of each ranged column that held one, as text JSON keeps exactly (see SpanRecord). */
   readonly observed?: readonly SpanRecord[];
 }
@@ -51,19 +53,23 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
   const log = slice.first ? state.log : new ViolationLog([], plan.severityOf);
   let unreadable: string | undefined;
   let rangeKeys: string[] | undefined;
+  let absent: string[] | undefined;
   const opened = await file.open();
   try {
     const table = openTable(plan.format, countedSource(opened.source, state.reads));
     const schema = await table.schema();
     const columns = checkFileSchema(plan, schema, file.path, log);
+    const present = columns.filter((c) => !c.absent);
+    if (slice.first) absent = columns.filter((c) => c.absent).map((c) => c.plan.spec.name);
     const keys = new Set<string>();
-    const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group, state);
+    const select = (group: RowGroupInfo) => columnsToDecode(plan, present, group, state);
     const text = schema.kind === 'text';
-    // A text or JSON Lines reader may parse values by the contract's types itself, from the bytes.
-    const parse = schema.kind === 'typed' ? undefined : new Map(columns.map((c) => [c.plan.spec.name, c.plan.spec.type]));
-    const presenceOnly = text ? undefined : presenceOnlyColumns(plan, columns);
-    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, columns, text), presenceOnly, parse };
-    for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), options)) {
+    // A text or JSON Lines reader may parse values by the contract's types itself, from the bytes;
+    // not a JSON column with a default, whose missing keys the engine reads as that default.
+    const parse = schema.kind === 'typed' ? undefined : new Map(present.filter((c) => text || c.plan.absentValue === null).map((c) => [c.plan.spec.name, c.plan.spec.type]));
+    const presenceOnly = text ? undefined : presenceOnlyColumns(plan, present);
+    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, present, text), presenceOnly, parse };
+    for await (const batch of table.batches(present.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));
       onRows(state.rows);
@@ -71,6 +77,8 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     // A range's keys are a part of its file's: the file's extra columns are told once, on merging.
     if (slice.textRange === undefined) logExtraColumns(plan, keys, file.path, log);
     else rangeKeys = [...keys];
+    // JSON Lines has no schema to lack a column: a key no line of the file has is its absence.
+    if (schema.kind === 'dynamic' && slice.textRange === undefined && slice.first) absent = unseen(plan, keys);
   } catch (error) {
     if (error instanceof GateError) throw error;
     unreadable = error instanceof UnreadableError ? error.message : `the reader failed: ${describeError(error)}`;
@@ -87,6 +95,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     reads: state.reads,
     ...(unreadable === undefined ? {} : { unreadable }),
     ...(rangeKeys === undefined ? {} : { keys: rangeKeys }),
+    ...(absent?.length ? { absent } : {}),
     ...(state.invalid ? { invalid: state.invalid.list() } : {}),
     ...observedOf(state),
   };
@@ -115,6 +124,7 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
     state.scanned += result.scanned;
     state.reads.bytes += result.reads.bytes;
     state.reads.requests += result.reads.requests;
+    for (const column of result.absent ?? []) state.observeAbsent(column, files[result.fileIndex]?.path ?? '');
     if (result.newest) state.observeNewest(result.newest.value, result.newest.sample);
     for (const span of result.observed ?? []) state.observeSpan(span.column, recordValue(span.min), recordValue(span.max));
     if (result.unreadable !== undefined && !broken.has(result.fileIndex)) {
@@ -122,7 +132,16 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
       state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: files[result.fileIndex]?.path ?? '', row: null, value: result.unreadable });
     }
   }
-  // As one pass over the file: its extra columns, unless it broke part way.
-  for (const [index, keys] of rangeKeys) if (!broken.has(index)) logExtraColumns(plan, keys, files[index]?.path ?? '', state.log);
+  // As one pass over the file: its extra columns and the keys none of its lines has, unless it broke part way.
+  for (const [index, keys] of rangeKeys) {
+    if (broken.has(index)) continue;
+    logExtraColumns(plan, keys, files[index]?.path ?? '', state.log);
+    for (const column of unseen(plan, keys)) state.observeAbsent(column, files[index]?.path ?? '');
+  }
   return state;
+}
+
+/** Contract columns that may be absent and no line has: a required one without a default is told by its rows instead. */
+function unseen(plan: CheckPlan, keys: ReadonlySet<string>): string[] {
+  return plan.columns.filter((c) => !keys.has(c.spec.name) && (!c.mustHaveValue || c.absentValue !== null)).map((c) => c.spec.name);
 }

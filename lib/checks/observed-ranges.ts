@@ -83,7 +83,7 @@ export function observedRanges(plan: CheckPlan, spans: ReadonlyMap<string, Value
     const span = spans.get(spec.name);
     const seen = span !== undefined && span.least <= span.greatest;
     // not_in_future bounds the values by the check time, and with a max too, by the smaller.
-    const allowedMax = spec.notInFuture ? Math.min(spec.max ?? Infinity, plan.now) : spec.max;
+    const allowedMax = spec.notInFuture ? Math.min(spec.max ?? Infinity, plan.judgedAt.at) : spec.max;
     return {
       column: spec.name,
       min: seen ? formatValue(span.least, spec.type) : null,

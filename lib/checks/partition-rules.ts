@@ -20,13 +20,14 @@ export function checkPartitionRules(state: PartitionState): string[] {
 
 /** Past max_lag_hours the contract's severity for freshness; past only warn_lag_hours, a warning. */
 function checkFreshness(state: PartitionState): void {
-  const { freshness, now } = state.plan;
+  const { freshness, judgedAt } = state.plan;
   if (!freshness || !state.newest) return;
+  const now = judgedAt.at;
   const lagHours = (now - state.newest.value) / MILLIS_PER_HOUR;
   const { maxLagHours, warnLagHours } = freshness;
   const late = maxLagHours !== undefined && lagHours > maxLagHours;
   if (!late && !(warnLagHours !== undefined && lagHours > warnLagHours)) return;
   const limit = late ? `the contract allows ${maxLagHours}` : `the contract warns past ${warnLagHours}`;
-  const detail = `the newest ${freshness.column} is ${formatTimestamp(state.newest.value)}, ${lagHours.toFixed(1)} hours before ${formatTimestamp(now)}; ${limit}`;
+  const detail = `the newest ${freshness.column} is ${formatTimestamp(state.newest.value)}, ${lagHours.toFixed(1)} hours before ${judgedAt.text}; ${limit}`;
   state.log.addTotal('freshness', freshness.column, detail, 1, [state.newest.sample], late ? undefined : 'warn');
 }

@@ -46,6 +46,8 @@ export class PartitionState {
   readonly reads: ReadStats = { bytes: 0, requests: 0 };
   /** With a row tolerance: the rows of this file that broke a row-level error rule. */
   readonly invalid: InvalidRows | undefined;
+  /** Per contract column, the files that lack it (read as its default or as nulls), for the report's notes. */
+  readonly absent = new Map<string, string[]>();
 
   constructor(readonly plan: CheckPlan) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name), plan.severityOf);
@@ -60,6 +62,10 @@ export class PartitionState {
     if (this.invalid && sample.row !== null && this.plan.severityOf(rule, column) === 'error') {
       this.invalid.record(sample.row, { rule, ...(column === undefined ? {} : { column }), message: rowMessage(detail) });
     }
+  }
+
+  observeAbsent(column: string, file: string): void {
+    this.absent.set(column, [...(this.absent.get(column) ?? []), file]);
   }
 
   observeNewest(value: number, sample: Sample): void {

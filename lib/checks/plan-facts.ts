@@ -3,6 +3,11 @@
  * checks start (lib/lake/ reads them), so the rules that compare with other partitions stay pure.
  */
 export interface PlanFacts {
+  /**
+   * The partition path being checked (e.g. `dt=2026-11-29`), when known: freshness and
+   * `not_in_future` are judged as of its due time when that came before the check.
+   */
+  readonly partition?: string;
   /** For `volume_vs_history`: published partitions of the same major before this one, newest first. */
   readonly history?: VolumeHistory;
   /** For `references`: the referenced keys, by the name of the referencing column. */

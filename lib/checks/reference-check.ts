@@ -37,10 +37,14 @@ async function checkFile(state: PartitionState, file: PartitionFile, checkable: 
       return column ? [{ ...c, column }] : [];
     });
     if (here.length === 0) return;
-    const names = here.map((c) => c.plan.column);
-    const parse = schema.kind === 'typed' ? undefined : new Map(here.map((c) => [c.plan.column, c.column.plan.spec.type]));
-    for await (const batch of table.batches(names, { parse })) {
-      for (const { plan, keys, column } of here) checkValues(state, file.path, plan, keys, batch.parsed?.has(plan.column) ? undefined : column.coerce, column, batch.rowStart, batch.columns.get(plan.column));
+    const read = here.filter((c) => !c.column.absent && (schema.kind !== 'dynamic' || c.column.plan.absentValue === null));
+    const parse = schema.kind === 'typed' ? undefined : new Map(read.map((c) => [c.plan.column, c.column.plan.spec.type]));
+    for await (const batch of table.batches(here.filter((c) => !c.column.absent).map((c) => c.plan.column), { parse })) {
+      for (const { plan, keys, column } of here) {
+        // A column the file lacks holds its default in every row (or nulls, which no reference faults).
+        const raw = column.absent ? new Array(batch.rowCount).fill(column.plan.absentValue) : batch.columns.get(plan.column);
+        checkValues(state, file.path, plan, keys, batch.parsed?.has(plan.column) || column.absent ? undefined : column.coerce, column, batch.rowStart, raw);
+      }
     }
   } catch (error) {
     // A storage failure fails the run; an unreadable file was reported by the first pass.

@@ -69,7 +69,7 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
   const violations = state.log.violations();
   const verdict = verdictOf(violations, plan.tolerance, state.scanned, invalidByFile(results));
   const rowsOf = (index: number) => results.filter((r) => r.fileIndex === index).reduce((sum, r) => sum + r.rows, 0);
-  const allNotes = [...notes, ...verdict.notes];
+  const allNotes = [...judgedNotes(plan), ...absentNotes(plan, state.absent, files.length), ...notes, ...verdict.notes];
   const observed = observedRanges(plan, state.spans);
   const report: Report = {
     status: verdict.status,
@@ -84,6 +84,22 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
   };
   const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
   return { report, stats, ...(state.newest ? { newest: state.newest.value } : {}), ...(verdict.withheld ? { withheld: verdict.withheld } : {}) };
+}
+
+/** Said when the partition was due before the check: which moment freshness and not_in_future were held to. */
+function judgedNotes(plan: CheckPlan): string[] {
+  const judged = plan.freshness !== undefined || plan.columns.some((c) => c.spec.notInFuture);
+  return judged && plan.judgedAt.due ? [`freshness and not_in_future were judged as of ${plan.judgedAt.text}, not the check time`] : [];
+}
+
+/** One note per contract column some files lack: what its rows were read as. */
+function absentNotes(plan: CheckPlan, absent: ReadonlyMap<string, readonly string[]>, fileCount: number): string[] {
+  return [...absent].map(([name, lacking]) => {
+    const column = plan.columns.find((c) => c.spec.name === name);
+    const fallback = column?.spec.default === undefined ? 'nulls' : `its default ${JSON.stringify(column.spec.default)}`;
+    const which = lacking.length === fileCount ? (fileCount === 1 ? 'the file' : `all ${fileCount} files`) : `${lacking.length} of ${fileCount} files (${lacking.slice(0, 3).join(', ')}${lacking.length > 3 ? ', …' : ''})`;
+    return `column ${name} is not in ${which}: its rows were read as ${fallback}`;
+  });
 }
 
 /** The slices' invalid rows joined per file: slices of one file hold disjoint rows, in order. */

@@ -1,8 +1,9 @@
 import type { ColumnSpec } from '../contract/model.js';
 import { compilePattern } from '../contract/pattern-matcher.js';
 import { PatternRejected } from '../contract/pattern-syntax.js';
-import { formatBound, formatTimestamp } from '../contract/temporal.js';
+import { formatBound } from '../contract/temporal.js';
 import type { RuleId } from '../report/report.js';
+import type { JudgedAt } from './check-plan.js';
 
 /** One rule on one column's non-null values; `fails` sees values already coerced to the type. */
 export interface ValueRule {
@@ -13,7 +14,7 @@ export interface ValueRule {
 }
 
 /** Compiles a column's value rules once, so the per-row work is one call per rule. */
-export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
+export function valueRulesFor(column: ColumnSpec, judged: JudgedAt): ValueRule[] {
   const rows = `{count} {row|rows} of ${column.name}`;
   const rules: ValueRule[] = [];
   if (column.enum) rules.push(...enumRules(column, rows));
@@ -23,7 +24,8 @@ export function valueRulesFor(column: ColumnSpec, now: number): ValueRule[] {
     rules.push(lengthRule(column, rows));
   }
   if (column.notInFuture) {
-    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than the check time ${formatTimestamp(now)}`, fails: (v) => (v as number) > now });
+    const now = judged.at;
+    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than ${judged.due ? judged.text : `the check time ${judged.text}`}`, fails: (v) => (v as number) > now });
   }
   return rules;
 }

@@ -1,6 +1,7 @@
 import { formatColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { change, type CompatMode, type RawChange } from './contract-diff.js';
+import { defaultChange } from './default-change.js';
 import { requirednessChange } from './requiredness-change.js';
 import { ruleChanges } from './rule-changes.js';
 import { columnSeverity } from './rule-weight.js';
@@ -29,10 +30,10 @@ function changesOfColumn(old: ColumnSpec, next: ColumnSpec, contracts: { old: Co
   const type = typeChange(next.name, old.type, next.type, mode);
   // Rules of an unrelated new type (an enum on what is now a number) would only repeat the type change.
   const comparable = sameType(old.type, next.type) || isWidening(old.type, next.type);
-  const required = requirednessChange(old, next);
+  const required = requirednessChange(old, next, mode);
   const severities = columnSeverityChanges(old, next, contracts, mode);
   const described = old.description === next.description ? [] : [change('description_changed', next.name, 'cosmetic', `"${next.name}" has a new description`)];
-  return [...(type ? [type] : []), ...(required ? [required] : []), ...(comparable ? ruleChanges(old, next, mode) : []), ...severities, ...described];
+  return [...(type ? [type] : []), ...(required ? [required] : []), ...defaultChange(old, next, mode), ...(comparable ? ruleChanges(old, next, mode) : []), ...severities, ...described];
 }
 
 /**

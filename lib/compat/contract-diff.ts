@@ -11,6 +11,7 @@ export const CHANGE_IDS = [
   'type_changed',
   'became_required',
   'became_optional',
+  'default_changed',
   'enum_value_removed',
   'enum_value_added',
   'range_tightened',

@@ -3,14 +3,14 @@ import { change, loosenedClass, loosenedWhy, type CompatMode, type RawChange } f
 import { list } from './rule-changes.js';
 import { grainSeverityChange, slaSeverityChanges } from './severity-changes.js';
 import { toleranceChange } from './tolerance-change.js';
-import { volumeChange } from './volume-change.js';
+import { rowBandChanges, volumeChange } from './volume-change.js';
 
 /** Changes of the dataset as a whole, outside the columns. */
 export function datasetChanges(old: Contract, next: Contract, mode: CompatMode): RawChange[] {
   return [
     ...grainChange(old, next), ...grainSeverityChange(old, next, mode), ...partitionChange(old, next), ...extraColumnsChange(old, next, mode),
     ...toleranceChange(old.onViolation, next.onViolation, mode),
-    ...slaChange(old.sla, next.sla), ...volumeChange(old.sla, next.sla, mode), ...slaSeverityChanges(old.sla, next.sla, mode),
+    ...slaChange(old.sla, next.sla), ...rowBandChanges(old.sla, next.sla, mode), ...volumeChange(old.sla, next.sla, mode), ...slaSeverityChanges(old.sla, next.sla, mode),
     ...statusChange(old, next), ...descriptionChange(old, next),
   ];
 }
@@ -65,7 +65,7 @@ function describeExtraColumns(contract: Contract): string {
 }
 
 /** Keys of the SLA that have a change of their own: volume-change.ts and severity-changes.ts. */
-const OWN_CHANGES: ReadonlySet<string> = new Set(['volumeVsHistory', 'severity']);
+const OWN_CHANGES: ReadonlySet<string> = new Set(['volumeVsHistory', 'severity', 'minRows', 'maxRows']);
 
 function slaChange(old: Sla | undefined, next: Sla | undefined): RawChange[] {
   if (!old && !next) return [];

@@ -1,5 +1,5 @@
 import type { ColumnSpec, Severity } from '../contract/model.js';
-import type { RawChange } from './contract-diff.js';
+import { loosenedClass, type CompatMode, type RawChange } from './contract-diff.js';
 import { list } from './rule-changes.js';
 import { columnSeverity, warnNote, weighed } from './rule-weight.js';
 
@@ -18,14 +18,20 @@ function describe(column: ColumnSpec): string {
   return 'optional';
 }
 
-/** `required` and `required_when` together: one change, stricter or looser, weighed by the severity of each. */
-export function requirednessChange(old: ColumnSpec, next: ColumnSpec): RawChange | undefined {
+/**
+ * `required` and `required_when` together: one change, stricter or looser, weighed by the severity
+ * of each. Looser is a loosening like any other: harmless to old data, but under forward and full
+ * the old version, which rejects the nulls now allowed, must still accept new data.
+ */
+export function requirednessChange(old: ColumnSpec, next: ColumnSpec, mode: CompatMode): RawChange | undefined {
   const stricter = compare(need(old), need(next));
   if (stricter === undefined) return undefined;
   const text = `"${next.name}" went from ${describe(old)} to ${describe(next)}`;
   const note = warnNote('required', needSeverity(old), needSeverity(next));
   if (stricter) return weighed('became_required', next.name, 'breaking', text, 'rows without a value, once valid, are now rejected', note);
-  return weighed('became_optional', next.name, 'flagged', text, 'readers that assumed a value may now get nulls', note);
+  const breaking = loosenedClass(mode) === 'breaking';
+  const why = breaking ? `readers of the old version reject the nulls it may now get (compat.mode ${mode})` : 'readers that assumed a value may now get nulls';
+  return weighed('became_optional', next.name, breaking ? 'breaking' : 'flagged', text, why, note);
 }
 
 /** The severity of whichever of `required` and `required_when` the column declares. */

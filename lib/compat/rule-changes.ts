@@ -20,7 +20,7 @@ export function ruleChanges(old: ColumnSpec, next: ColumnSpec, mode: CompatMode)
     ...lengthChange('min_length', old.minLength, next.minLength, next.name, mode, note('length')),
     ...lengthChange('max_length', old.maxLength, next.maxLength, next.name, mode, note('length')),
     ...patternChange(old, next, mode, note('pattern')),
-    ...uniqueChange(old, next, note('unique')),
+    ...uniqueChange(old, next, mode, note('unique')),
     ...referenceChange(old, next, mode, note('references')),
   ];
 }
@@ -75,10 +75,13 @@ function patternChange(old: ColumnSpec, next: ColumnSpec, mode: CompatMode, note
   return [weighed('pattern_changed', next.name, 'breaking', text, 'values the old pattern accepted may now be rejected', note)];
 }
 
-function uniqueChange(old: ColumnSpec, next: ColumnSpec, note: string | undefined): RawChange[] {
+/** Dropping `unique` loosens: flagged for readers that dedup on it, breaking where the old version must accept new data. */
+function uniqueChange(old: ColumnSpec, next: ColumnSpec, mode: CompatMode, note: string | undefined): RawChange[] {
   if (old.unique === next.unique) return [];
   if (next.unique) return [weighed('unique_added', next.name, 'breaking', `"${next.name}" must now be unique`, 'a partition with repeated values, once valid, is now rejected', note)];
-  return [weighed('unique_removed', next.name, 'flagged', `"${next.name}" need no longer be unique`, 'a reader that joins or dedups on it may now see repeats', note)];
+  const breaking = loosenedClass(mode) === 'breaking';
+  const why = breaking ? `readers of the old version reject the repeats it may now get (compat.mode ${mode})` : 'a reader that joins or dedups on it may now see repeats';
+  return [weighed('unique_removed', next.name, breaking ? 'breaking' : 'flagged', `"${next.name}" need no longer be unique`, why, note)];
 }
 
 function quote(pattern: string | undefined): string {

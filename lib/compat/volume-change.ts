@@ -24,6 +24,25 @@ export function volumeChange(old: Sla | undefined, next: Sla | undefined, mode: 
   return [weighed('sla_changed', null, loosenedClass(mode), text, why, note)];
 }
 
+/**
+ * `min_rows`/`max_rows` bound a partition's row count like a range bounds a value: a higher
+ * min_rows or a lower max_rows (or one that appears) may stop a partition the old version
+ * published; the opposite is a loosening.
+ */
+export function rowBandChanges(old: Sla | undefined, next: Sla | undefined, mode: CompatMode): RawChange[] {
+  return (['min_rows', 'max_rows'] as const).flatMap((rule) => {
+    const key = rule === 'min_rows' ? 'minRows' : 'maxRows';
+    const [from, to] = [old?.[key], next?.[key]];
+    if (from === to) return [];
+    const tighter = to !== undefined && (from === undefined || (rule === 'min_rows' ? to > from : to < from));
+    const note = warnNote(rule, slaSeverity(old, rule), slaSeverity(next, rule));
+    const text = `sla ${rule} ${from ?? 'none'} → ${to ?? 'none'}`;
+    if (tighter) return [weighed('sla_changed', null, 'breaking', text, 'a partition whose row count the old version let through may now be stopped', note)];
+    const why = loosenedClass(mode) === 'breaking' ? `readers of the old version may now get partitions of a size it stopped (compat.mode ${mode})` : 'every partition the old version let through still passes';
+    return [weighed('sla_changed', null, loosenedClass(mode), text, why, note)];
+  });
+}
+
 /** Whether any partition passing the old check may fail the new one (absent bounds are open). */
 function tightens(from: VolumeVsHistory | undefined, to: VolumeVsHistory | undefined): boolean {
   if (!to) return false;

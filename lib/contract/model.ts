@@ -50,6 +50,8 @@ export interface ContractOrigin {
   /** e.g. `s3://lake/_contracts/orders/v1/1.2.0.yaml`, or the bundled file's path. */
   readonly location: string;
   readonly sha256: string;
+  /** When the version in force was registered (ISO-8601), for a contract read from the registry. */
+  readonly registered_at?: string;
 }
 
 export interface Consumer {

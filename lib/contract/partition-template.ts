@@ -62,3 +62,24 @@ function isRealDate(text: string): boolean {
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
+
+/**
+ * The partition a file or folder path lies in, read by the template from its segments (e.g.
+ * `out/orders/dt=2026-11-29/part-0.parquet` → `dt=2026-11-29`), when every path names the same one.
+ */
+export function partitionOfPaths(paths: readonly string[], template: string): string | undefined {
+  const found = new Set(paths.map((path) => partitionOfPath(path, template)));
+  const [only] = found;
+  return found.size === 1 ? only : undefined;
+}
+
+function partitionOfPath(path: string, template: string): string | undefined {
+  const width = template.split('/').length;
+  const segments = path.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+  // The innermost match: a partition folder may sit below another folder that looks like one.
+  for (let end = segments.length; end >= width; end--) {
+    const candidate = segments.slice(end - width, end).join('/');
+    if (matchPartition(template, candidate)) return candidate;
+  }
+  return undefined;
+}

@@ -2,6 +2,7 @@ import type { Node } from 'yaml';
 import { foreignKeyHints } from './foreign-keys.js';
 import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
 import { COLUMN_SEVERITY_RULES, type ColumnSpec } from './model.js';
+import { checkDefault } from './read-default.js';
 import { readReferences } from './read-references.js';
 import { readSeverity, undeclaredColumnRules, withoutUndeclared } from './read-severity.js';
 import { contractPatternBudget, patternProblem, type PatternBudget } from './pattern-matcher.js';
@@ -48,6 +49,7 @@ export function readColumn(reader: YamlReader, node: Node | null, path: string, 
     name, type, typeText, required, unique, description, ...(fallback === undefined ? {} : { default: fallback }), ...requiredWhen,
     ...readRules(reader, entries, path, type), ...(references === undefined ? {} : { references }),
   };
+  checkDefault(reader, column, entries.get('default')?.value, `${path}.default`, context.grain.has(name));
   const map = severity && withoutUndeclared(reader, `${path}.severity`, severity, undeclaredColumnRules(column, context.grain.has(name), (key) => entries.has(key)), `column "${name}"`);
   return map === undefined ? column : { ...column, severity: map };
 }

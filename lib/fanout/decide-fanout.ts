@@ -43,7 +43,7 @@ async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Prom
   // Only the merge applies the rules that compare with other partitions: the lake is read once, here.
   const contracts = await deps.contracts.current({ dataset: run.address.dataset, major: run.address.major });
   const facts = await readPlanFacts({ store: deps.store, layout: deps.layout }, contracts, context.contract, run.address.partition);
-  const checked = await mergeFanout({ ...context, plan: buildCheckPlan(context.contract, run.now, facts) }, files, results, shards);
+  const checked = await mergeFanout({ ...context, plan: buildCheckPlan(context.contract, run.now, { ...facts, partition: run.address.partition }) }, files, results, shards);
   return checkedDecision({ location: deps.store.location, now: run.now }, context.contract, drop, checked);
 }
 

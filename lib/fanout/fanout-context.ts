@@ -31,7 +31,7 @@ export async function runContext(deps: FanoutDeps, run: FanoutRun): Promise<RunC
   if (contract.version.text !== run.contractVersion) {
     throw new GateError('contract_invalid', `${dataset} v${major} is at ${contract.version.text} but the run was requested under ${run.contractVersion}; one report must not mix two versions of the rules`);
   }
-  const plan = buildCheckPlan(contract, run.now);
+  const plan = buildCheckPlan(contract, run.now, { partition: run.address.partition });
   return { contract, plan, keySets: keySetsFor(plan), keys: fanoutKeys(deps.layout, run) };
 }
 

@@ -41,7 +41,7 @@ export async function decide(context: DecideContext, drop: Drop): Promise<Decisi
   const refused = refusedDecision(context, drop);
   if (refused) return refused;
   const contract = admittedContract(context, drop);
-  const facts = (await context.facts?.(contract, drop)) ?? {};
+  const facts = { ...(await context.facts?.(contract, drop)), partition: drop.address.partition };
   const run = await (context.checks ?? checksInThisThread)(context.store, contract, context.now, drop.files, facts);
   return checkedDecision({ location: context.store.location, now: context.now }, contract, drop, run);
 }

@@ -1,4 +1,3 @@
-import { matchPartition } from '../contract/partition-template.js';
 import { GateError } from '../errors.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../gate/gate-layout.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
@@ -25,22 +24,3 @@ export function prefixedLake(prefix: string): { readonly layout: GateLayout; rea
   return { layout, registryPrefix: `${prefix}${DEFAULT_REGISTRY_PREFIX}` };
 }
 
-/**
- * The partition local paths are named for: the trailing segments of each path (or of its
- * folder, for a file) that fit the template. Undefined when none fits, or the paths disagree.
- */
-export function partitionOfPaths(paths: readonly string[], template: string): string | undefined {
-  const found = new Set(paths.map((path) => partitionOfPath(path, template)));
-  const [only] = found;
-  return found.size === 1 ? only : undefined;
-}
-
-function partitionOfPath(path: string, template: string): string | undefined {
-  const segments = path.replace(/[\\/]+$/, '').split(/[\\/]+/);
-  const depth = template.split('/').length;
-  for (const end of [segments.length, segments.length - 1]) {
-    const partition = segments.slice(Math.max(0, end - depth), end).join('/');
-    if (end >= depth && matchPartition(template, partition)) return partition;
-  }
-  return undefined;
-}

@@ -52,7 +52,8 @@ export async function runChecksInParallel(contract: Contract, now: number, files
   const slices = sliceByWork(work, workers * 2);
   if (slices.length <= 1) return runChecks(plan, files, options);
   const describe = options.describe ?? onLocalDisk;
-  const tasks = slices.map((slice) => ({ contract, now, file: describe(files[slice.fileIndex]!, slice.fileIndex), slice }));
+  const partition = options.facts?.partition;
+  const tasks = slices.map((slice) => ({ contract, now, ...(partition === undefined ? {} : { partition }), file: describe(files[slice.fileIndex]!, slice.fileIndex), slice }));
   const results = await runPool(plan, files, tasks, Math.min(workers, slices.length), options);
   return finishRun(plan, files, results);
 }

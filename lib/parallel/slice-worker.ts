@@ -23,6 +23,8 @@ export type WorkerFile =
 export interface SliceTask {
   readonly contract: Contract;
   readonly now: number;
+  /** The partition path, when known: freshness and not_in_future are judged as of its due time. */
+  readonly partition?: string;
   readonly file: WorkerFile;
   readonly slice: Slice;
 }
@@ -42,7 +44,7 @@ function openWorkerFile(file: WorkerFile): PartitionFile {
 }
 
 parentPort?.on('message', (task: SliceTask) => {
-  const plan = buildCheckPlan(task.contract, task.now);
+  const plan = buildCheckPlan(task.contract, task.now, task.partition === undefined ? {} : { partition: task.partition });
   checkSlice(plan, openWorkerFile(task.file), task.slice)
     .then((result) => parentPort?.postMessage({ ok: true, result } satisfies SliceReply, [...new Set(result.hashes.flat().map((h) => h.buffer as ArrayBuffer))]))
     // The code crosses too: a pinned read that failed because the file changed must stay that error.

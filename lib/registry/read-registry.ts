@@ -47,7 +47,8 @@ export async function loadRegistered(store: ObjectStore, read: { pointer: Regist
   if (contract.name !== pointer.name || contract.version.text !== pointer.version) {
     return { problem: `${location} declares ${contract.name} ${contract.version.text}, but its pointer names ${pointer.name} ${pointer.version}` };
   }
-  return { contract: { ...contract, origin: { location, sha256: pointer.sha256 } }, pointer, pointerEtag: read.etag };
+  const origin = { location, sha256: pointer.sha256, ...(Number.isNaN(Date.parse(pointer.registered_at)) ? {} : { registered_at: pointer.registered_at }) };
+  return { contract: { ...contract, origin }, pointer, pointerEtag: read.etag };
 }
 
 /** Every version in force, one per dataset and major, and the problems of those that do not load. */

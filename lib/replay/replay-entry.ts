@@ -38,7 +38,7 @@ export async function replayEntry(store: ObjectStore, contract: Contract, entry:
   if (entry.problem !== undefined || entry.decidedAt === undefined) return { ...base, replayed: 'unreadable', problem: entry.problem ?? 'no decision time' };
   if (partitionTime(contract.produces.partition, entry.partition) === undefined) return { ...base, ...badPartition(contract, entry, entry.decidedAt) };
   try {
-    const run = await runChecks(buildCheckPlan(contract, entry.decidedAt), entry.files.map((file) => objectFile(store, file)));
+    const run = await runChecks(buildCheckPlan(contract, entry.decidedAt, { partition: entry.partition }), entry.files.map((file) => objectFile(store, file)));
     return { ...base, replayed: isPublishable(run.report) ? 'published' : 'quarantined', report: run.report };
   } catch (error) {
     // Only these mean "not the bytes the gate judged"; anything else (the bucket unreachable) stops the run.

@@ -9,6 +9,7 @@ import { abandonedClaim, abandonedDrops, abandonedNotice } from './abandoned-dro
 import { inspectPartition, type PartitionInspection } from './inspect-partition.js';
 import { probeNotice } from './probe-notice.js';
 import { duePartitions, type DuePartition } from './sla-calendar.js';
+import { expectedSince } from './expected-since.js';
 import { dueReminder } from './sunset-reminders.js';
 
 export interface ProbeDeps {
@@ -59,7 +60,8 @@ export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
   const reminders: ProbeReport['reminders'][number][] = [];
   const contracts = (await deps.contracts.current()).all();
   for (const contract of contracts.filter((c) => isExpected(c, deps.now))) {
-    for (const due of duePartitions(contract.sla!, contract.produces.partition, { from, to: deps.now })) {
+    const since = await expectedSince(deps.store, deps.layout, contract, deps.now);
+    for (const due of duePartitions(contract.sla!, contract.produces.partition, { from: Math.max(from, since), to: deps.now })) {
       partitions.push(await probePartition(deps, contract, due));
     }
   }

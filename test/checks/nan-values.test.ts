@@ -55,7 +55,7 @@ describe('a NaN in a float column with a range', () => {
 
 describe('valueRulesFor and NaN', () => {
   const spec = (type: ColumnSpec['type'], rules: Partial<ColumnSpec>): ColumnSpec => ({ name: 'x', type, typeText: type.kind, required: false, notInFuture: false, ...rules } as ColumnSpec);
-  const failing = (column: ColumnSpec, value: unknown) => valueRulesFor(column, 0).filter((r) => r.fails(value)).map((r) => `${r.rule}: ${r.detail}`);
+  const failing = (column: ColumnSpec, value: unknown) => valueRulesFor(column, { at: 0, text: "1970-01-01T00:00:00.000Z", due: false }).filter((r) => r.fails(value)).map((r) => `${r.rule}: ${r.detail}`);
 
   it('fails a NaN under one rule, not under both min and max', () => {
     expect(failing(spec({ kind: 'float32' }, { min: 0, max: 1 }), NaN)).toEqual(['min: {count} {row|rows} of x {is|are} NaN, which is not a number within [0, 1]']);

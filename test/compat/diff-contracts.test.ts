@@ -29,6 +29,15 @@ function diffCase(c: Case) {
   return diffContracts(loadText(old), loadText(next));
 }
 
+/** A loosening a reader may notice (nulls, repeats): flagged, but breaking where old readers are promised new data. */
+function flaggedInEveryMode(name: string, edits: Pick<Case, 'both' | 'old' | 'next'>, id: ChangeId, column: string | null): Case[] {
+  return (['backward', 'forward', 'full', 'none'] as const).map((mode) => {
+    const breaks = mode === 'forward' || mode === 'full';
+    const cls = breaks ? 'breaking' : 'flagged';
+    return { name: `${name} is ${cls} in compat.mode ${mode}`, ...edits, mode, changes: [[id, column, cls]], required: breaks ? 'major' : 'minor', ok: !breaks };
+  });
+}
+
 /** The same edit under every compat mode: a loosening breaks only the modes that promise old readers new data. */
 function inEveryMode(name: string, edits: Pick<Case, 'both' | 'old' | 'next'>, id: ChangeId, column: string | null): Case[] {
   return (['backward', 'forward', 'full', 'none'] as const).map((mode) => {
@@ -56,8 +65,12 @@ const CASES: readonly Case[] = [
   { name: 'making an optional column required is breaking', next: [[COUPON, COUPON.replace(' }', ', required: true }')]], changes: [['became_required', 'coupon', 'breaking']], required: 'major', ok: false },
   { name: 'adding a required_when condition is breaking', next: [[COUPON, COUPON.replace(' }', ', required_when: { column: status, in: [paid] } }')]], changes: [['became_required', 'coupon', 'breaking']], required: 'major', ok: false },
   { name: 'a required_when condition that covers more values is breaking', next: [['in: [cancelled]', 'in: [cancelled, paid]']], changes: [['became_required', 'refund_amount', 'breaking']], required: 'major', ok: false },
-  { name: 'making a required column optional is flagged', next: [[UPDATED, UPDATED.replace(', required: true', '')]], changes: [['became_optional', 'updated_at', 'flagged']], required: 'minor', ok: true },
-  { name: 'dropping a required_when condition is flagged', next: [[REFUND, '    - { name: refund_amount, type: float64 }']], changes: [['became_optional', 'refund_amount', 'flagged']], required: 'minor', ok: true },
+  ...flaggedInEveryMode('making a required column optional', { next: [[UPDATED, UPDATED.replace(', required: true', '')]] }, 'became_optional', 'updated_at'),
+  ...flaggedInEveryMode('dropping a required_when condition', { next: [[REFUND, '    - { name: refund_amount, type: float64 }']] }, 'became_optional', 'refund_amount'),
+  { name: 'giving a required column a default lets files without it through', next: [[UPDATED, UPDATED.replace(' }', ', default: "2026-01-01T00:00:00Z" }')]], changes: [['default_changed', 'updated_at', 'non-breaking']], required: 'minor', ok: true },
+  { name: 'giving a required column a default is breaking in compat.mode forward', mode: 'forward', next: [[UPDATED, UPDATED.replace(' }', ', default: "2026-01-01T00:00:00Z" }')]], changes: [['default_changed', 'updated_at', 'breaking']], required: 'major', ok: false },
+  { name: 'taking the default of a required column away is breaking', old: [[UPDATED, UPDATED.replace(' }', ', default: "2026-01-01T00:00:00Z" }')]], changes: [['default_changed', 'updated_at', 'breaking']], required: 'major', ok: false },
+  { name: 'changing the default of an optional column is flagged', both: [[COUPON, COUPON.replace(' }', ', default: none }')]], next: [['default: none', 'default: NONE']], changes: [['default_changed', 'coupon', 'flagged']], required: 'minor', ok: true },
   { name: 'removing an enum value is breaking', next: [['enum: [placed, paid, cancelled]', 'enum: [placed, paid]']], changes: [['enum_value_removed', 'status', 'breaking']], required: 'major', ok: false },
   { name: 'putting an enum on a free column is breaking', next: [[COUPON, COUPON.replace(' }', ', enum: [SPRING, SUMMER] }')]], changes: [['enum_value_removed', 'coupon', 'breaking']], required: 'major', ok: false },
   ...inEveryMode('adding an enum value', { next: [['enum: [placed, paid, cancelled]', 'enum: [placed, paid, cancelled, refunded]']] }, 'enum_value_added', 'status'),
@@ -75,19 +88,22 @@ const CASES: readonly Case[] = [
   { name: 'adding a min_length is breaking', next: [['max_length: 32', 'min_length: 1, max_length: 32']], changes: [['length_tightened', 'coupon', 'breaking']], required: 'major', ok: false },
   ...inEveryMode('raising a max_length', { next: [['max_length: 32', 'max_length: 64']] }, 'length_loosened', 'coupon'),
   { name: 'requiring a column to be unique is breaking', next: [[COUPON, COUPON.replace(' }', ', unique: true }')]], changes: [['unique_added', 'coupon', 'breaking']], required: 'major', ok: false },
-  { name: 'dropping unique is flagged', old: [[COUPON, COUPON.replace(' }', ', unique: true }')]], changes: [['unique_removed', 'coupon', 'flagged']], required: 'minor', ok: true },
+  ...flaggedInEveryMode('dropping unique', { old: [[COUPON, COUPON.replace(' }', ', unique: true }')]] }, 'unique_removed', 'coupon'),
   { name: 'changing the grain is breaking', next: [['grain: [order_id]', 'grain: [order_id, status]']], changes: [['grain_changed', null, 'breaking']], required: 'major', ok: false },
   { name: 'listing the same grain in another order changes nothing', both: [['grain: [order_id]', 'grain: [order_id, status]']], next: [['grain: [order_id, status]', 'grain: [status, order_id]']], changes: [], required: 'none', ok: true },
   { name: 'changing the partition layout is breaking', next: [['partition: "dt={ds}"', 'partition: "dt={ds}/hr={hh}"']], changes: [['partition_changed', null, 'breaking']], required: 'major', ok: false },
   { name: 'changing the file format is a breaking partition change', next: [['format: parquet', 'format: csv']], changes: [['partition_changed', null, 'breaking']], required: 'major', ok: false },
-  { name: 'changing the sla is flagged', next: [['min_rows: 1000', 'min_rows: 500']], changes: [['sla_changed', null, 'flagged']], required: 'minor', ok: true },
+  { name: 'changing the sla is flagged', next: [['max_lag_hours: 26', 'max_lag_hours: 30']], changes: [['sla_changed', null, 'flagged']], required: 'minor', ok: true },
+  { name: 'raising min_rows is breaking', next: [['min_rows: 1000', 'min_rows: 2000']], changes: [['sla_changed', null, 'breaking']], required: 'major', ok: false },
+  { name: 'lowering max_rows is breaking', next: [['max_rows: 5000000', 'max_rows: 100000']], changes: [['sla_changed', null, 'breaking']], required: 'major', ok: false },
+  ...inEveryMode('lowering min_rows', { next: [['min_rows: 1000', 'min_rows: 500']] }, 'sla_changed', null),
   { name: 'deprecating the version is a flagged status change', next: [['status: active', 'status: deprecated\nsunset: 2027-06-30']], changes: [['status_changed', null, 'flagged']], required: 'minor', ok: true },
   { name: 'rewording the description needs only a patch', next: [['as of the end', 'as at the end']], version: '1.2.1', changes: [['description_changed', null, 'cosmetic']], required: 'patch', declared: 'patch', ok: true },
   { name: 'describing a column needs only a patch', next: [[COUPON, COUPON.replace(' }', ', description: promotion code }')]], version: '1.2.1', changes: [['description_changed', 'coupon', 'cosmetic']], required: 'patch', declared: 'patch', ok: true },
   { name: 'a patch bump is not enough for a new optional column', next: [addColumn('{ name: channel, type: string }')], version: '1.2.1', changes: [['column_added', 'channel', 'non-breaking']], required: 'minor', declared: 'patch', ok: false },
   { name: 'a lower version is an error even without other changes', version: '1.1.0', changes: [['version_decreased', null, 'error']], required: 'none', declared: 'version_decreased', ok: false },
   { name: 'an unchanged contract at the same version needs no bump', version: '1.2.0', changes: [], required: 'none', declared: 'none', ok: true },
-  { name: 'an unchanged version with a change is not enough', next: [['min_rows: 1000', 'min_rows: 500']], version: '1.2.0', changes: [['sla_changed', null, 'flagged']], required: 'minor', declared: 'none', ok: false },
+  { name: 'an unchanged version with a change is not enough', next: [['max_lag_hours: 26', 'max_lag_hours: 30']], version: '1.2.0', changes: [['sla_changed', null, 'flagged']], required: 'minor', declared: 'none', ok: false },
   { name: 'compat.mode none reports a breaking change but asks only a minor bump', mode: 'none', next: [[`${COUPON}\n`, '']], changes: [['column_removed', 'coupon', 'breaking']], required: 'minor', ok: true },
   { name: 'relaxing compat.mode to none in the same change waives nothing', next: [[`${COUPON}\n`, ''], setMode('none')], changes: [['column_removed', 'coupon', 'breaking']], required: 'major', ok: false },
 ];

@@ -11,15 +11,15 @@ function text(edits: readonly Edit[], version = '1.3.0', both: readonly Edit[] =
 
 describe('formatDiffText', () => {
   it('prints a title, one line per change with class, id, column and message, then the verdict', () => {
-    const lines = text([[`${COUPON}\n`, ''], ['min_rows: 1000', 'min_rows: 500']]).trimEnd().split('\n');
+    const lines = text([[`${COUPON}\n`, ''], ['max_lag_hours: 26', 'max_lag_hours: 30']]).trimEnd().split('\n');
     expect(lines[0]).toBe('orders 1.2.0 → 1.3.0');
     expect(lines[1]).toMatch(/^ {2}breaking {2}column_removed coupon: column "coupon" was removed/);
-    expect(lines[2]).toMatch(/^ {2}flagged {3}sla_changed: sla min_rows 1000 → 500/);
+    expect(lines[2]).toMatch(/^ {2}flagged {3}sla_changed: sla max_lag_hours 26 → 30/);
     expect(lines[3]).toBe('needs a major bump, declares minor: NOT OK');
   });
 
   it('says OK when the declared bump is enough', () => {
-    expect(text([['min_rows: 1000', 'min_rows: 500']])).toContain('needs a minor bump, declares minor: OK');
+    expect(text([['max_lag_hours: 26', 'max_lag_hours: 30']])).toContain('needs a minor bump, declares minor: OK');
   });
 
   it('says when nothing changed', () => {

@@ -65,8 +65,8 @@ function comparableNotice(notice: Notice | undefined, decision: Decision, locati
 }
 
 describe.each([
-  ['a 10-file drop that breaks its contract, with keys repeated across files', 'dt=2026-11-20', 'bad', 'quarantined'],
-  ['a 10-file drop that keeps its contract', 'dt=2026-11-21', 'good', 'published'],
+  ['a 10-file drop that breaks its contract, with keys repeated across files', 'dt=2026-12-01', 'bad', 'quarantined'],
+  ['a 10-file drop that keeps its contract', 'dt=2026-12-02', 'good', 'published'],
 ] as const)('the fan-out over S3: %s', (_, partition, kind, outcome) => {
   it('ends where one handler ends: same outcome, report, decision and notification', async () => {
     const both = await handBoth(partition, tenFiles(kind), [ordersContract()]);
@@ -96,7 +96,7 @@ describe.each([
 describe('the fan-out over S3: more than one key set, more repeats than samples', () => {
   it('counts and samples every shard\'s duplicates as one handler does', async () => {
     const uniqueCoupon = ordersContract((y) => y.replace('{ name: coupon, type: string, max_length: 32 }', '{ name: coupon, type: string, max_length: 32, unique: true }'));
-    const both = await handBoth('dt=2026-11-22', tenFiles('good'), [uniqueCoupon]);
+    const both = await handBoth('dt=2026-12-03', tenFiles('good'), [uniqueCoupon]);
     const fanned = await runAll(steps(both.deps, both.keys.request));
     const mine = decisionOf(fanned);
     const theirs = decisionOf(both.inline);
@@ -109,9 +109,9 @@ describe('the fan-out over S3: more than one key set, more repeats than samples'
 
 describe('the fan-out over S3: delivered at least once', () => {
   it('repeats any step, before and after the decision, without changing a byte or sending a second notice', async () => {
-    const both = await handBoth('dt=2026-11-23', tenFiles('bad'), [ordersContract()]);
+    const both = await handBoth('dt=2026-12-04', tenFiles('bad'), [ordersContract()]);
     const request = await snapshot(lake, both.keys.request);
-    expect((await processMarker(both.gate, markerOf('dt=2026-11-23'))).status).toBe('handed_off');
+    expect((await processMarker(both.gate, markerOf('dt=2026-12-04'))).status).toBe('handed_off');
     expect(await snapshot(lake, both.keys.request)).toEqual(request);
     const s = steps(both.deps, both.keys.request);
     const plan = await s.plan();
@@ -130,20 +130,20 @@ describe('the fan-out over S3: delivered at least once', () => {
     expect(await s.mapAll(plan)).toEqual(Array.from({ length: 10 }, (_, fileIndex) => ({ status: 'skipped', fileIndex, reason: 'the drop is decided already' })));
     expect((await s.reduceAll(plan)).every((r) => (r as { status: string }).status === 'skipped')).toBe(true);
     expect(decisionOf(await s.decide(plan))).toEqual(decisionOf(first));
-    expect((await processMarker(both.gate, markerOf('dt=2026-11-23'))).status).toBe('nothing_to_do');
+    expect((await processMarker(both.gate, markerOf('dt=2026-12-04'))).status).toBe('nothing_to_do');
     expect(await snapshot(lake, '')).toEqual(decided);
     expect(both.deps.notifier.notices).toHaveLength(1);
   });
 
   it('leaves a run whose drop was replaced to the newer drop\'s own run', async () => {
-    const both = await handBoth('dt=2026-11-24', tenFiles('good'), [ordersContract()]);
-    await lake.put(markerOf('dt=2026-11-24'), '{"files": []}');
+    const both = await handBoth('dt=2026-12-05', tenFiles('good'), [ordersContract()]);
+    await lake.put(markerOf('dt=2026-12-05'), '{"files": []}');
     const s = steps(both.deps, both.keys.request);
     const plan = await s.plan();
     expect(plan).toMatchObject({ skipToDecide: true, shards: [] });
     expect(await s.decide(plan)).toEqual({ status: 'nothing_to_do', reason: expect.stringContaining('replaced') });
     expect(both.deps.notifier.notices).toEqual([]);
-    expect(await lake.head(`${prefixOf('dt=2026-11-24')}part-0000.parquet`)).toBeDefined();
+    expect(await lake.head(`${prefixOf('dt=2026-12-05')}part-0000.parquet`)).toBeDefined();
   });
 });
 
@@ -152,19 +152,19 @@ describe('the fan-out threshold', () => {
   const runs = (partition: string) => listKeys(lake, `${DEFAULT_LAYOUT.state}runs/orders/v1/${partition}/`);
 
   it('checks a partition within both limits in the handler, as before', async () => {
-    await stage(lake, prefixOf('dt=2026-11-25'), tenFiles('good').slice(0, 3));
-    const result = await processMarker(route({ maxFiles: 3, maxBytes: 1024 ** 2 }), markerOf('dt=2026-11-25'));
+    await stage(lake, prefixOf('dt=2026-12-06'), tenFiles('good').slice(0, 3));
+    const result = await processMarker(route({ maxFiles: 3, maxBytes: 1024 ** 2 }), markerOf('dt=2026-12-06'));
     expect(result.status).toBe('quarantined');
     expect(decisionOf(result).report.violations.map((v) => v.rule)).toEqual(['min_rows']);
-    expect(await runs('dt=2026-11-25')).toEqual([]);
+    expect(await runs('dt=2026-12-06')).toEqual([]);
   });
 
   it('hands a partition past either limit to the fan-out', async () => {
-    await stage(lake, prefixOf('dt=2026-11-26'), tenFiles('good').slice(0, 3));
-    expect((await processMarker(route({ maxFiles: 2, maxBytes: 1024 ** 2 }), markerOf('dt=2026-11-26'))).status).toBe('handed_off');
-    await stage(lake, prefixOf('dt=2026-11-27'), tenFiles('good').slice(0, 3));
-    expect((await processMarker(route({ maxFiles: 100, maxBytes: 10_000 }), markerOf('dt=2026-11-27'))).status).toBe('handed_off');
-    expect(await runs('dt=2026-11-27')).toEqual([expect.stringMatching(/\/[0-9a-f]{14}\/requested\.json$/)]);
+    await stage(lake, prefixOf('dt=2026-12-07'), tenFiles('good').slice(0, 3));
+    expect((await processMarker(route({ maxFiles: 2, maxBytes: 1024 ** 2 }), markerOf('dt=2026-12-07'))).status).toBe('handed_off');
+    await stage(lake, prefixOf('dt=2026-12-08'), tenFiles('good').slice(0, 3));
+    expect((await processMarker(route({ maxFiles: 100, maxBytes: 10_000 }), markerOf('dt=2026-12-08'))).status).toBe('handed_off');
+    expect(await runs('dt=2026-12-08')).toEqual([expect.stringMatching(/\/[0-9a-f]{14}\/requested\.json$/)]);
   });
 
   it('refuses a big drop it would never read right there, without a run', async () => {

@@ -64,7 +64,7 @@ function rowRereadsThrottled(client: S3Client): void {
 
 describe('a drop with a repeated business key', () => {
   it('is never published because S3 throttled the row re-read that confirms the duplicate, and a redelivery quarantines it', async () => {
-    const drop = await stageDrop(store, 'duplicate', 'dt=2026-10-01', false);
+    const drop = await stageDrop(store, 'duplicate', 'dt=2026-12-01', false);
     await processMarker(gateDeps(clientStore(rowRereadsThrottled)), drop.marker).catch(() => undefined);
     expect(await store.head(`published/orders/v1/${drop.partition}/_SUCCESS`)).toBeUndefined();
     const redelivered = await processMarker(gateDeps(store), drop.marker);

@@ -79,7 +79,7 @@ async function mutationCounts(env: Omit<HarnessEnv, 'counts'>): Promise<Mutation
     await processMarker({ store, notifier: new NoticeLog().notifierFor(life), contracts: env.contracts, clock: life.clock }, drop.marker);
     return life.mutations;
   };
-  return { good: await count('good', 'dt=1999-12-30'), bad: await count('bad', 'dt=1999-12-31') };
+  return { good: await count('good', 'dt=2099-12-30'), bad: await count('bad', 'dt=2099-12-31') };
 }
 
 /** s3rver keeps every object as three small files; in memory (tmpfs) the emulator is much faster. */

@@ -86,8 +86,8 @@ async function converge(ctx: RunContext, drop: StagedDrop, faults: FaultPlan): P
   ctx.violations.add('converged', `${drop.partition}: ${MAX_REDELIVERIES} redeliveries, none finished`);
 }
 
-/** A partition of its own for every drop of every seed: one day each from 2000-01-01. */
+/** A partition of its own for every drop of every seed: one day each from 2100-01-01, due after the data was written (a past day would be judged as of its own due time). */
 export function partitionFor(seed: number, index: number): string {
-  const day = new Date(Date.UTC(2000, 0, 1) + (seed * 4 + index) * 86_400_000);
+  const day = new Date(Date.UTC(2100, 0, 1) + (seed * 4 + index) * 86_400_000);
   return `dt=${day.toISOString().slice(0, 10)}`;
 }

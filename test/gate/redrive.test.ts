@@ -18,36 +18,36 @@ const deps = () => ({ store: lake.gate.store, layout: DEFAULT_LAYOUT, clock: () 
 
 describe('redrive: a quarantined attempt judged again by the current contract', () => {
   it('publishes a batch quarantined under the old contract once the contract is fixed, keeping the attempt in quarantine', async () => {
-    const staged = await dropAndSettle(lake, 'pending', 'dt=2026-11-20');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-20');
+    const staged = await dropAndSettle(lake, 'pending', 'dt=2026-11-30');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-30');
     const quarantined = await keys(lake.gate.store, ref.prefix);
     await fixContract(lake);
     lake.tick();
     const result = await redriveAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'redriven', resumed: false });
     await settle(lake);
-    const success = await readJson<{ attempt: string; contract: { version: string }; checks: { status: string } }>(lake.gate.store, 'published/orders/v1/dt=2026-11-20/_SUCCESS');
+    const success = await readJson<{ attempt: string; contract: { version: string }; checks: { status: string } }>(lake.gate.store, 'published/orders/v1/dt=2026-11-30/_SUCCESS');
     expect(success).toMatchObject({ contract: { version: '1.3.0' }, checks: { status: 'pass' } });
     expect(success.attempt > ref.attempt).toBe(true);
-    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-20/')).toEqual([]);
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-30/')).toEqual([]);
     expect(await keys(lake.gate.store, ref.prefix)).toEqual(quarantined);
-    expect(notices(lake, 'dt=2026-11-20').map((n) => n.attributes.outcome)).toEqual(['quarantined', 'published']);
+    expect(notices(lake, 'dt=2026-11-30').map((n) => n.attributes.outcome)).toEqual(['quarantined', 'published']);
     await expectNothingLost(lake.gate.store, staged);
   });
 
   it('records who redrove which files where, and the kept manifest it marked them with', async () => {
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-20');
-    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-11-20/${ref.attempt}-redrive.json`);
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-30');
+    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-11-30/${ref.attempt}-redrive.json`);
     expect(audit).toMatchObject({ action: 'redrive', state: 'done', by: OWNER.by, reason: OWNER.reason, from: { attempt: ref.attempt, status: 'fail' } });
-    expect(audit.marker).toMatchObject({ key: 'staging/orders/v1/dt=2026-11-20/_READY', bytes: 'kept manifest' });
+    expect(audit.marker).toMatchObject({ key: 'staging/orders/v1/dt=2026-11-30/_READY', bytes: 'kept manifest' });
     expect(audit.copies.map((c) => [c.from.slice(ref.prefix.length), c.to])).toEqual([
-      ['part-0000.parquet', 'staging/orders/v1/dt=2026-11-20/part-0000.parquet'],
-      ['part-0001.parquet', 'staging/orders/v1/dt=2026-11-20/part-0001.parquet'],
+      ['part-0000.parquet', 'staging/orders/v1/dt=2026-11-30/part-0000.parquet'],
+      ['part-0001.parquet', 'staging/orders/v1/dt=2026-11-30/part-0001.parquet'],
     ]);
   });
 
   it('changes nothing when run again on the same attempt, and says it was already done', async () => {
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-20');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-30');
     const before = await keys(lake.gate.store, '');
     const again = await redriveAttempt(deps(), ref, { by: 'someone-else', reason: null });
     expect(again).toMatchObject({ status: 'already_redriven', audit: { by: OWNER.by } });
@@ -56,41 +56,41 @@ describe('redrive: a quarantined attempt judged again by the current contract', 
   });
 
   it('is refused while staging holds a drop of the partition, copying nothing', async () => {
-    await dropAndSettle(lake, 'bad', 'dt=2026-11-21');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-21');
-    await lake.gate.store.put('staging/orders/v1/dt=2026-11-21/part-0000.parquet', 'a producer mid-upload');
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-01');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-01');
+    await lake.gate.store.put('staging/orders/v1/dt=2026-12-01/part-0000.parquet', 'a producer mid-upload');
     const result = await redriveAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining('staging for the partition already holds 1 object') });
-    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-21/')).toEqual(['staging/orders/v1/dt=2026-11-21/part-0000.parquet']);
-    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-11-21/')).toEqual([]);
-    await lake.gate.store.delete('staging/orders/v1/dt=2026-11-21/part-0000.parquet');
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-01/')).toEqual(['staging/orders/v1/dt=2026-12-01/part-0000.parquet']);
+    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-01/')).toEqual([]);
+    await lake.gate.store.delete('staging/orders/v1/dt=2026-12-01/part-0000.parquet');
   });
 
   it('is refused once a newer drop of the partition was published', async () => {
     lake.tick();
-    await dropAndSettle(lake, 'good', 'dt=2026-11-21');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-21');
+    await dropAndSettle(lake, 'good', 'dt=2026-12-01');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-01');
     const result = await redriveAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/published since: .*_SUCCESS is from attempt .* \(a newer drop\), later than/) });
-    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-21/')).toEqual([]);
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-01/')).toEqual([]);
   });
 });
 
 describe('a redrive killed part-way, when a producer drops meanwhile', () => {
   it('is refused on its re-run and takes back its own copies, leaving the producer\'s files; later it runs afresh', async () => {
     lake.tick();
-    await dropAndSettle(lake, 'bad', 'dt=2026-11-22');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-22');
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-02');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-02');
     // Before its fourth mutating call: the lease, the audit record and one copy are made.
     const dying = { ...deps(), store: crashingStore(lake.gate.store, 4), lease: { holder: 'dying', ttlMs: 1 } };
     await expect(redriveAttempt(dying, ref, OWNER)).rejects.toBeInstanceOf(Crash);
-    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-22/')).toEqual(['staging/orders/v1/dt=2026-11-22/part-0000.parquet']);
-    await lake.gate.store.put('staging/orders/v1/dt=2026-11-22/upload-0.parquet', 'a producer mid-upload');
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-02/')).toEqual(['staging/orders/v1/dt=2026-12-02/part-0000.parquet']);
+    await lake.gate.store.put('staging/orders/v1/dt=2026-12-02/upload-0.parquet', 'a producer mid-upload');
     expect(await redriveAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'refused', reason: expect.stringContaining('upload-0.parquet') });
-    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-11-22/')).toEqual(['staging/orders/v1/dt=2026-11-22/upload-0.parquet']);
-    const audit = `_gate/audit/orders/v1/dt=2026-11-22/${ref.attempt}-redrive.json`;
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-02/')).toEqual(['staging/orders/v1/dt=2026-12-02/upload-0.parquet']);
+    const audit = `_gate/audit/orders/v1/dt=2026-12-02/${ref.attempt}-redrive.json`;
     expect(await readJson<AuditRecord>(lake.gate.store, audit)).toMatchObject({ state: 'withdrawn', withdrawn: expect.stringContaining('staging for the partition') });
-    await lake.gate.store.delete('staging/orders/v1/dt=2026-11-22/upload-0.parquet');
+    await lake.gate.store.delete('staging/orders/v1/dt=2026-12-02/upload-0.parquet');
     expect(await redriveAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'redriven', resumed: false });
     await settle(lake);
     expect(await readJson<AuditRecord>(lake.gate.store, audit)).toMatchObject({ state: 'done' });

@@ -3,13 +3,14 @@ import { contractRegistry } from '../../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { processMarker } from '../../lib/gate/process-marker.js';
 import { runProbe } from '../../lib/sla/probe.js';
-import { dropExample, ordersContract, RecordingNotifier } from '../fixtures/gate-fixture.js';
+import { dropExample, ordersContract, RecordingNotifier, registeredAt } from '../fixtures/gate-fixture.js';
 import { MemoryObjectStore } from '../fixtures/memory-object-store.js';
 
 // v1 is being replaced: v2 renames amount to amount_eur. Both run until v1's sunset.
 const v1 = ordersContract((y) => y.replace('status: active', 'status: deprecated\nsunset: 2026-12-31'));
 const v2 = ordersContract((y) => y.replace('version: 1.2.0', 'version: 2.0.0').replace('name: amount,', 'name: amount_eur,'), 'orders.v2.yaml');
-const contracts = contractRegistry([v1, v2]);
+// Both registered long before the probe runs, so it expects every partition it looks at.
+const contracts = contractRegistry([registeredAt(v1), registeredAt(v2)]);
 const NOW = Date.parse('2026-11-30T05:00:00Z');
 
 describe('two major versions side by side', () => {

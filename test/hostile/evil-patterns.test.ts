@@ -51,7 +51,7 @@ describe('200 catastrophically backtracking patterns', () => {
         'schema:\n  columns:\n    - { name: code, type: string, pattern: "^(\\\\w+\\\\s?)*$" }\n',
       'contracts/orders.v1.yaml',
     );
-    const [rule] = valueRulesFor(contract!.schema.columns[0]!, 0);
+    const [rule] = valueRulesFor(contract!.schema.columns[0]!, { at: 0, text: "1970-01-01T00:00:00.000Z", due: false });
     const value = `${'word '.repeat(20_000)}!`;
     const { result, ms } = cpuTimed(() => Array.from({ length: 10 }, () => rule!.fails(value)));
     expect(result).toEqual(Array(10).fill(true));
@@ -60,7 +60,7 @@ describe('200 catastrophically backtracking patterns', () => {
 
   it('fails every value, saying why, for a refused pattern that reached the checks by another road', () => {
     const column = { name: 'code', type: { kind: 'string' }, typeText: 'string', required: false, unique: false, pattern: '^(a+)+\\1$' } as ColumnSpec;
-    const [rule] = valueRulesFor(column, 0);
+    const [rule] = valueRulesFor(column, { at: 0, text: "1970-01-01T00:00:00.000Z", due: false });
     expect(rule!.detail).toMatch(/^\{count\} \{row\|rows\} of code cannot be checked against \/\^\(a\+\)\+\\1\$\/: the pattern uses a backreference/);
     const { result, ms } = cpuTimed(() => rule!.fails(`${'a'.repeat(100_000)}!`));
     expect(result).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GateError } from '../../lib/errors.js';
-import { parseLakeAddress, partitionOfPaths, prefixedLake } from '../../lib/lake/lake-address.js';
+import { partitionOfPaths } from '../../lib/contract/partition-template.js';
+import { parseLakeAddress, prefixedLake } from '../../lib/lake/lake-address.js';
 
 describe('where --history points, and which partition is checked', () => {
   it('reads a bucket with or without a prefix, and anything else as a directory', () => {

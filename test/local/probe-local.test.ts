@@ -8,13 +8,16 @@ import { runCli } from '../../lib/cli/run-cli.js';
 import { startLocalGate, type LocalGate } from '../../lib/local/local-gate.js';
 
 const AFTER_DEADLINE = Date.parse('2026-12-01T05:10:00Z'); // dt=2026-11-30 was due at 05:00Z
+// serve starts (and registers its contracts) the evening before; the probe expects what falls due since.
+let clock = Date.parse('2026-11-30T20:00:00Z');
 let gate: LocalGate;
 let dir: string;
 const printed: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cg-probe-'));
-  gate = await startLocalGate({ dir, contractsDir: 'contracts', bucket: 'lake', port: 0, clock: () => AFTER_DEADLINE, probeEveryMs: 100, print: (line) => printed.push(line) });
+  gate = await startLocalGate({ dir, contractsDir: 'contracts', bucket: 'lake', port: 0, clock: () => clock, probeEveryMs: 100, print: (line) => printed.push(line) });
+  clock = AFTER_DEADLINE;
 });
 afterAll(() => gate.stop());
 

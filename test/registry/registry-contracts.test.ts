@@ -45,7 +45,7 @@ describe('the gate reading contracts from the registry', () => {
     now += 1_000;
     expect((await source.current()).find('alpha', 1)?.version.text).toBe('1.0.0');
     const named = await source.current({ dataset: 'beta', major: 1 });
-    expect(named.find('beta', 1)?.origin).toEqual({ location: 's3://lake/_contracts/beta/v1/1.0.0.yaml', sha256: sha256Hex(contractText('beta', '1.0.0')) });
+    expect(named.find('beta', 1)?.origin).toEqual({ location: 's3://lake/_contracts/beta/v1/1.0.0.yaml', sha256: sha256Hex(contractText('beta', '1.0.0')), registered_at: '1970-01-01T00:00:00.000Z' });
     expect(named.find('alpha', 1)?.version.text).toBe('1.1.0');
 
     await register('alpha', '1.2.0', 48);

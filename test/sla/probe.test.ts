@@ -3,15 +3,16 @@ import { contractRegistry } from '../../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { processMarker } from '../../lib/gate/process-marker.js';
 import { runProbe } from '../../lib/sla/probe.js';
-import { dropExample, ordersContract, RecordingNotifier } from '../fixtures/gate-fixture.js';
+import { dropExample, ordersContract, RecordingNotifier, registeredAt } from '../fixtures/gate-fixture.js';
 import { MemoryObjectStore } from '../fixtures/memory-object-store.js';
 
 // orders.v1: arrival_by 06:00 Europe/Berlin, lag 1 day, max_lag_hours 26 on updated_at.
 const DEC_1_DEADLINE = Date.parse('2026-12-01T05:00:00Z'); // 06:00 CET: dt=2026-11-30 is due
 const at = (iso: string) => Date.parse(iso);
 
+/** The contract as the registry has held it since January: the probe expects every partition the tests look at. */
 function probeDeps(store: MemoryObjectStore, now: number, contract = ordersContract(), notifier = new RecordingNotifier()) {
-  return { store, notifier, contracts: contractRegistry([contract]), layout: DEFAULT_LAYOUT, now, lookbackHours: 12 };
+  return { store, notifier, contracts: contractRegistry([registeredAt(contract)]), layout: DEFAULT_LAYOUT, now, lookbackHours: 12 };
 }
 
 async function publish(store: MemoryObjectStore, partition: string, when: number, contract = ordersContract()) {
