@@ -4,7 +4,7 @@ import { judgedAt } from '../sla/partition-due.js';
 import { coerceFor } from './coerce-value.js';
 import type { PlanFacts, ReferenceKeys, VolumeHistory } from './plan-facts.js';
 import { severityOf, type SeverityOf } from './rule-severity.js';
-import { valueRulesFor, type ValueRule } from './value-rules.js';
+import { valueRulesFor, type JudgedAt, type ValueRule } from './value-rules.js';
 
 /**
  * What a run checks, built once from a contract, the check time and what was read from the lake
@@ -31,15 +31,6 @@ export interface CheckPlan {
   /** `on_violation`: rows breaking only row-level error rules may be withheld, up to this many. */
   readonly tolerance?: RowTolerance;
   readonly severityOf: SeverityOf;
-}
-
-/** The moment time rules are held to, and how messages name it. */
-export interface JudgedAt {
-  readonly at: number;
-  /** e.g. `2026-11-30T05:00:00.000Z, when dt=2026-11-29 was due` */
-  readonly text: string;
-  /** Whether it is the partition's due time rather than the check time. */
-  readonly due: boolean;
 }
 
 export interface ColumnPlan {

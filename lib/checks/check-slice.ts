@@ -7,7 +7,7 @@ import type { CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';
 import { recordValue, spanRecords, type SpanRecord } from './observed-ranges.js';
 import { PartitionState } from './partition-state.js';
-import { checkFileSchema, logExtraColumns } from './schema-check.js';
+import { checkFileSchema, logExtraColumns, mayBeAbsent } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
 import { hashOnlyColumns, presenceOnlyColumns } from './hash-only-columns.js';
 import type { PartitionFile } from './partition-file.js';
@@ -136,12 +136,12 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
   for (const [index, keys] of rangeKeys) {
     if (broken.has(index)) continue;
     logExtraColumns(plan, keys, files[index]?.path ?? '', state.log);
-    for (const column of unseen(plan, keys)) state.observeAbsent(column, files[index]?.path ?? '');
+    if (plan.format === 'jsonl') for (const column of unseen(plan, keys)) state.observeAbsent(column, files[index]?.path ?? '');
   }
   return state;
 }
 
 /** Contract columns that may be absent and no line has: a required one without a default is told by its rows instead. */
 function unseen(plan: CheckPlan, keys: ReadonlySet<string>): string[] {
-  return plan.columns.filter((c) => !keys.has(c.spec.name) && (!c.mustHaveValue || c.absentValue !== null)).map((c) => c.spec.name);
+  return plan.columns.filter((c) => !keys.has(c.spec.name) && mayBeAbsent(plan, c)).map((c) => c.spec.name);
 }

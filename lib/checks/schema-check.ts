@@ -45,7 +45,7 @@ export function checkFileSchema(plan: CheckPlan, schema: FileSchema, file: strin
  * A column that need not hold a value in every row, that a default fills where it is absent, or
  * whose `required` is only a warning (its rows are then reported, as nulls are, and published).
  */
-function mayBeAbsent(plan: CheckPlan, column: ColumnPlan): boolean {
+export function mayBeAbsent(plan: CheckPlan, column: ColumnPlan): boolean {
   const { name } = column.spec;
   const warnOnly = !plan.grain.includes(name) && plan.severityOf('required', name) === 'warn';
   return !column.mustHaveValue || column.absentValue !== null || warnOnly;

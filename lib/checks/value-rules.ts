@@ -3,7 +3,15 @@ import { compilePattern } from '../contract/pattern-matcher.js';
 import { PatternRejected } from '../contract/pattern-syntax.js';
 import { formatBound } from '../contract/temporal.js';
 import type { RuleId } from '../report/report.js';
-import type { JudgedAt } from './check-plan.js';
+
+/** The moment time rules are held to (see CheckPlan.judgedAt), and how messages name it. */
+export interface JudgedAt {
+  readonly at: number;
+  /** e.g. `2026-11-30T05:00:00.000Z, when dt=2026-11-29 was due` */
+  readonly text: string;
+  /** Whether it is the partition's due time rather than the check time. */
+  readonly due: boolean;
+}
 
 /** One rule on one column's non-null values; `fails` sees values already coerced to the type. */
 export interface ValueRule {

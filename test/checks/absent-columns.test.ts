@@ -3,6 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { buildCheckPlan } from '../../lib/checks/check-plan.js';
+import { checkSlice, type SliceResult } from '../../lib/checks/check-slice.js';
+import { finishRun, runChecks } from '../../lib/checks/validate-partition.js';
+import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
+import { jsonlRanges } from '../../lib/formats/jsonl-ranges.js';
 import { contractFrom, counts, memoryFile, validate } from '../fixtures/partition.js';
 import { openDuckDB, sqlString } from '../writers/duckdb-session.js';
 
@@ -85,5 +90,22 @@ describe.each(FORMATS)('a $format file written before columns were added', ({ fo
     const report = await check(format, '    - { name: do_zone, type: string, required: true, severity: { required: warn } }');
     expect(report.status).toBe('warn');
     expect(report.violations.map((v) => [v.rule, v.column, v.count, v.severity])).toEqual([['required', 'do_zone', 3, 'warning']]);
+  });
+});
+
+describe('a JSON Lines file checked range by range, as a worker pool cuts it', () => {
+  it('notes a key no line has once, as one pass does', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ trip_id: i, payment: i % 2 ? 'card' : 'cash', pickup_at: '2026-11-29T10:00:00Z' }));
+    const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
+    const file = memoryFile('trips.jsonl', bytes);
+    const plan = buildCheckPlan(contract('jsonl', '    - { name: do_zone, type: string }'), Date.parse('2026-11-30T05:00:00Z'));
+    const whole = await runChecks(plan, [file]);
+    const ranges = await jsonlRanges(byteSourceFromBytes(bytes), 3);
+    expect(ranges).toHaveLength(3);
+    const results: SliceResult[] = [];
+    for (const [i, textRange] of ranges.entries()) results.push(await checkSlice(plan, file, { fileIndex: 0, textRange, first: i === 0 }));
+    const ranged = await finishRun(plan, [file], results);
+    expect(whole.report.notes).toEqual(['column do_zone is not in the file: its rows were read as nulls']);
+    expect(ranged.report).toEqual(whole.report);
   });
 });

@@ -59,8 +59,9 @@ describe('the bundled validate function', () => {
   });
 
   it('checks with its bundled worker thread where two threads are configured, to the same verdict', async () => {
-    const single = await invoke('2026-11-27', { GATE_CHECK_THREADS: '1' });
-    const threaded = await invoke('2026-11-28', { GATE_CHECK_THREADS: '2', GATE_PARALLEL_MIN_VALUES: '1' });
+    // Days due after the check: both judged at the check time, so only the threads differ.
+    const single = await invoke('2099-01-01', { GATE_CHECK_THREADS: '1' });
+    const threaded = await invoke('2099-01-02', { GATE_CHECK_THREADS: '2', GATE_PARALLEL_MIN_VALUES: '1' });
     expect(threaded).toEqual(single);
   });
 });

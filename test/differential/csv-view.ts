@@ -1,6 +1,6 @@
 import type { SpecContract } from './contract-spec.js';
 import { queryRows, sqlIdent } from './duckdb-session.js';
-import { sourceFor, type ColumnAccess, type FileView } from './file-view.js';
+import { lackingColumn, sourceFor, type ColumnAccess, type FileView } from './file-view.js';
 import { textIsValid, textValue } from './oracle-text.js';
 
 /** A CSV file: every field is text, read by the README's type table; a column is missing or there. */
@@ -11,7 +11,7 @@ export async function csvView(contract: SpecContract, path: string): Promise<Fil
   for (const column of contract.columns) {
     const raw = sqlIdent(column.name);
     if (!names.includes(column.name)) {
-      columns.set(column.name, 'missing');
+      columns.set(column.name, lackingColumn(contract, column));
       continue;
     }
     const text = column.type.kind === 'string' || column.type.kind === 'binary';

@@ -1,5 +1,6 @@
 import type { ColumnType } from '../../lib/contract/column-type.js';
 import type { DataFormat } from '../../lib/contract/model.js';
+import { mustHaveValue, type SpecContract, type SpecColumn } from './contract-spec.js';
 import { sqlString } from './duckdb-session.js';
 
 /**
@@ -17,6 +18,16 @@ export interface ColumnAccess {
   readonly isNull: string;
   readonly isInvalid: string;
   readonly value: string;
+}
+
+/**
+ * README, "Columns a file lacks": a column the file does not have reads as nulls in every row
+ * (the oracle's contracts have no defaults), unless every row must hold a value and `required`
+ * is an error: then it is `missing_column`.
+ */
+export function lackingColumn(contract: SpecContract, column: SpecColumn): ColumnAccess | 'missing' {
+  const requiredWarns = !contract.grain.includes(column.name) && column.severity !== undefined && ('all' in column.severity || column.severity.rules.required === 'warn');
+  return mustHaveValue(contract, column) && !requiredWarns ? 'missing' : { isNull: 'true', isInvalid: 'false', value: 'NULL' };
 }
 
 export function sourceFor(format: DataFormat, path: string): string {

@@ -1,6 +1,6 @@
 import type { SpecContract } from './contract-spec.js';
 import { queryRows, sqlIdent } from './duckdb-session.js';
-import type { FileView } from './file-view.js';
+import { lackingColumn, type FileView } from './file-view.js';
 import { viewFile } from './oracle-file.js';
 import { historyVerdict } from './oracle-history.js';
 import { keySets, repeatedKeys } from './oracle-keys.js';
@@ -65,7 +65,14 @@ export async function oracleFindings(contract: SpecContract, paths: readonly str
   partitionRules(contract, rows, newest, found);
   const history = await historyVerdict(contract, rows, facts.history);
   if (history === 'broken') found.add('volume_vs_history', 1, true);
-  return { findings: found, views, rows, fileRows, notes: history === 'skipped' ? ['volume_vs_history skipped'] : [] };
+  return { findings: found, views, rows, fileRows, notes: [...lackedNotes(contract, views), ...(history === 'skipped' ? ['volume_vs_history skipped'] : [])] };
+}
+
+/** README, "Columns a file lacks": one note per column some file lacks and that reads as nulls there. */
+function lackedNotes(contract: SpecContract, views: readonly FileView[]): string[] {
+  return contract.columns
+    .filter((column) => views.some((view) => !view.names.includes(column.name) && lackingColumn(contract, column) !== 'missing'))
+    .map((column) => `absent ${column.name}`);
 }
 
 /** Per file: missing and mistyped contract columns, and extra ones when the contract reports them. */

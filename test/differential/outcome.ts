@@ -43,8 +43,15 @@ export function outcomeOfRun(run: CheckRun): Outcome {
     severities,
     ...(report.tolerance ? { tolerance: report.tolerance } : {}),
     ...(withheld ? { withheld } : {}),
-    notes: (report.notes ?? []).map((note) => (note.startsWith('volume_vs_history was skipped') ? 'volume_vs_history skipped' : note)),
+    notes: (report.notes ?? []).map(normalNote),
   };
+}
+
+/** The notes as the oracle words them: a skipped history rule, a column some file lacks. */
+function normalNote(note: string): string {
+  if (note.startsWith('volume_vs_history was skipped')) return 'volume_vs_history skipped';
+  const absent = /^column (.+) is not in (?:the file|all \d+ files|\d+ of \d+ files.*): its rows were read as /s.exec(note);
+  return absent ? `absent ${absent[1]}` : note;
 }
 
 /** Every difference between the expected (oracle) and actual (contract-gate) outcome, in words. */

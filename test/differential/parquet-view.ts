@@ -1,7 +1,7 @@
 import type { ColumnType } from '../../lib/contract/column-type.js';
 import type { SpecContract } from './contract-spec.js';
 import { queryRows, sqlIdent, sqlString } from './duckdb-session.js';
-import { canonicalType, sourceFor, type ColumnAccess, type FileView } from './file-view.js';
+import { canonicalType, lackingColumn, sourceFor, type ColumnAccess, type FileView } from './file-view.js';
 import { satisfies, storedTypeOf } from './oracle-types.js';
 
 /** A Parquet file: its columns as DuckDB types them, each checked against the contract type. */
@@ -14,7 +14,7 @@ export async function parquetView(contract: SpecContract, path: string): Promise
   for (const column of contract.columns) {
     const duckType = types.get(column.name);
     const ident = sqlIdent(column.name);
-    if (duckType === undefined) columns.set(column.name, 'missing');
+    if (duckType === undefined) columns.set(column.name, lackingColumn(contract, column));
     else if (!satisfies(column.type, storedTypeOf(duckType, utc.has(column.name)))) columns.set(column.name, 'mistyped');
     else columns.set(column.name, { isNull: `${ident} IS NULL`, isInvalid: 'false', value: canonical(column.type, duckType, ident) });
   }

@@ -30,14 +30,14 @@ interface Success {
 
 describe('release: a quarantined attempt published as it is, by its owner', () => {
   it('publishes the files with a _SUCCESS saying the checks failed and who released it, why, from which attempt', async () => {
-    await dropAndSettle(lake, 'bad', 'dt=2026-11-10');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-10');
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-10');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-10');
     const quarantined = await keys(lake.gate.store, ref.prefix);
     expect(await releaseAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'released', resumed: false });
-    const success = await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-11-10/_SUCCESS');
+    const success = await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-12-10/_SUCCESS');
     expect(success).toMatchObject({ checks: { status: 'fail', violations: 7 }, release: { override: true, ...OWNER, from_attempt: ref.attempt } });
     expect(success.attempt > ref.attempt).toBe(true);
-    expect(await keys(lake.gate.store, 'published/orders/v1/dt=2026-11-10/')).toEqual(['_SUCCESS', 'part-0000.parquet', 'part-0001.parquet'].map((n) => `published/orders/v1/dt=2026-11-10/${n}`));
+    expect(await keys(lake.gate.store, 'published/orders/v1/dt=2026-12-10/')).toEqual(['_SUCCESS', 'part-0000.parquet', 'part-0001.parquet'].map((n) => `published/orders/v1/dt=2026-12-10/${n}`));
     for (const file of success.files) {
       const source = await lake.gate.store.head(`${ref.prefix}${file.key.split('/').at(-1)}`);
       expect({ size: file.size, etag: file.etag }).toEqual({ size: source?.size, etag: source?.etag });
@@ -47,11 +47,11 @@ describe('release: a quarantined attempt published as it is, by its owner', () =
   });
 
   it('tells the owner once that the partition was released by override, by whom, why and from which attempt', async () => {
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-10');
-    const [quarantine, release, ...more] = notices(lake, 'dt=2026-11-10');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-10');
+    const [quarantine, release, ...more] = notices(lake, 'dt=2026-12-10');
     expect({ quarantine: quarantine?.attributes.outcome, more }).toEqual({ quarantine: 'quarantined', more: [] });
     expect(release?.attributes).toMatchObject({ outcome: 'published', severity: 'warning' });
-    expect(release?.subject).toContain('dt=2026-11-10 RELEASED by override');
+    expect(release?.subject).toContain('dt=2026-12-10 RELEASED by override');
     expect(release?.body).toContain(`Released:  by ${OWNER.by} at `);
     expect(release?.body).toContain(`because: ${OWNER.reason}`);
     expect(release?.body).toContain(`From:      quarantine attempt ${ref.attempt} (s3://lake/${ref.prefix})`);
@@ -59,31 +59,31 @@ describe('release: a quarantined attempt published as it is, by its owner', () =
   });
 
   it('keeps an audit record of who released what, why, and where each file went', async () => {
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-10');
-    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-11-10/${ref.attempt}-release.json`);
-    expect(audit).toMatchObject({ action: 'release', state: 'done', ...OWNER, success: 'published/orders/v1/dt=2026-11-10/_SUCCESS', decision: `_gate/decisions/orders/v1/dt=2026-11-10/release-${ref.attempt}.json` });
-    expect(audit.copies.map((c) => [c.from, c.to])).toEqual(['part-0000.parquet', 'part-0001.parquet'].map((n) => [`${ref.prefix}${n}`, `published/orders/v1/dt=2026-11-10/${n}`]));
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-10');
+    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-12-10/${ref.attempt}-release.json`);
+    expect(audit).toMatchObject({ action: 'release', state: 'done', ...OWNER, success: 'published/orders/v1/dt=2026-12-10/_SUCCESS', decision: `_gate/decisions/orders/v1/dt=2026-12-10/release-${ref.attempt}.json` });
+    expect(audit.copies.map((c) => [c.from, c.to])).toEqual(['part-0000.parquet', 'part-0001.parquet'].map((n) => [`${ref.prefix}${n}`, `published/orders/v1/dt=2026-12-10/${n}`]));
   });
 
   it('changes nothing and notifies no one when run again, and says it was already done', async () => {
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-10');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-10');
     const before = await keys(lake.gate.store, '');
     expect(await releaseAttempt(deps(), ref, { by: 'someone-else', reason: 'again' })).toMatchObject({ status: 'already_released', audit: { by: OWNER.by } });
     expect(await keys(lake.gate.store, '')).toEqual(before);
-    expect(notices(lake, 'dt=2026-11-10')).toHaveLength(2);
+    expect(notices(lake, 'dt=2026-12-10')).toHaveLength(2);
   });
 
   it('is refused once a newer drop of the partition was published, leaving that publish standing', async () => {
-    await dropAndSettle(lake, 'bad', 'dt=2026-11-11');
-    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-11');
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-11');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-11');
     lake.tick();
-    await dropAndSettle(lake, 'good', 'dt=2026-11-11');
-    const newer = await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-11-11/_SUCCESS');
+    await dropAndSettle(lake, 'good', 'dt=2026-12-11');
+    const newer = await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-12-11/_SUCCESS');
     const result = await releaseAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining(`is from attempt ${newer.attempt} (a newer drop), later than ${ref.attempt}`) });
-    expect(await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-11-11/_SUCCESS')).toEqual(newer);
-    expect(await keys(lake.gate.store, `_gate/decisions/orders/v1/dt=2026-11-11/release-`)).toEqual([]);
-    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-11-11/')).toEqual([]);
+    expect(await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-12-11/_SUCCESS')).toEqual(newer);
+    expect(await keys(lake.gate.store, `_gate/decisions/orders/v1/dt=2026-12-11/release-`)).toEqual([]);
+    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-11/')).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { runCli } from '../../lib/cli/run-cli.js';
 import { dropPartition } from '../../lib/gate/drop-partition.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { startLocalGate, type LocalGate } from '../../lib/local/local-gate.js';
-import { readWhole } from '../../lib/storage/object-store.js';
+import { keys as listKeys, readJson } from '../gate/owner-action-fixture.js';
 import { openDuckDB, sqlString } from '../writers/duckdb-session.js';
 
 /**
@@ -76,15 +76,8 @@ async function dropTrips(major: number, day: string, ingestedAt?: string): Promi
   return partition;
 }
 
-async function keys(prefix: string): Promise<string[]> {
-  const found: string[] = [];
-  for await (const object of gate.store.list(prefix)) found.push(object.key);
-  return found;
-}
-
-async function json(key: string): Promise<any> {
-  return JSON.parse(new TextDecoder().decode(await readWhole(gate.store, key)));
-}
+const keys = (prefix: string) => listKeys(gate.store, prefix);
+const json = (key: string) => readJson<any>(gate.store, key);
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

@@ -34,9 +34,9 @@ export async function corpusCase(file: string): Promise<CorpusCase | undefined> 
     const [row] = await queryRows(connection, `SELECT count(*) AS rows${nulls.map((n) => `, ${n}`).join('')} FROM read_parquet(${sqlString(file)})`);
     const counts: Record<string, number> = {};
     typed.forEach((c, i) => { if (Number(row![`n${i}`]) > 0) counts[`required:${c.name}`] = Number(row![`n${i}`]); });
-    // A contract needs a column: a file with none a contract can declare gets one it lacks.
+    // A contract needs a column: a file with none a contract can declare gets a required one it lacks.
     if (typed.length === 0) counts[`missing_column:${ABSENT}`] = 1;
-    const declared = typed.length > 0 ? typed.map((c) => ({ ...c, required: true })) : [{ name: ABSENT, type: 'string', required: false }];
+    const declared = typed.length > 0 ? typed.map((c) => ({ ...c, required: true })) : [{ name: ABSENT, type: 'string', required: true }];
     return { contract: corpusContract(declared), expected: { rows: Number(row!.rows), counts } };
   });
 }

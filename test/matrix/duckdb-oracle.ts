@@ -35,6 +35,8 @@ export async function oracleCounts(contract: Contract, file: string, now: number
   });
 }
 
+const mustHaveValueIn = (contract: Contract, spec: Contract['schema']['columns'][number]) => spec.required || contract.schema.grain.includes(spec.name);
+
 /** missing_column, unexpected_column and type, one each per file; returns the checkable columns. */
 async function schemaCounts(connection: DuckDBConnection, contract: Contract, file: string, add: (key: string, n: number) => void): Promise<Map<string, ReadableColumn>> {
   const stored = await storedColumns(connection, file);
@@ -42,7 +44,10 @@ async function schemaCounts(connection: DuckDBConnection, contract: Contract, fi
   for (const spec of contract.schema.columns) {
     const column = stored.find((s) => s.name === spec.name);
     const type = column && contractTypeOf(column);
-    if (!column) add(`missing_column:${spec.name}`, 1);
+    if (!column) {
+      // README, "Columns a file lacks": only a required column without a default is missing; any other reads as nulls.
+      if (mustHaveValueIn(contract, spec) && spec.default === undefined && spec.severity?.required !== 'warn') add(`missing_column:${spec.name}`, 1);
+    }
     else if (!type || !accepts(spec.type, type)) add(`type:${spec.name}`, 1);
     else readable.set(spec.name, { spec, stored: column });
   }
