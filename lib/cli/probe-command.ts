@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
+import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import type { Notice, Notifier } from '../notify/notifier.js';
 import { localNotifier, readableLine } from '../notify/local-notifier.js';
@@ -44,7 +45,8 @@ export async function probeCommand(args: string[], io: CliIo): Promise<number> {
     const wouldSend: Notice[] = [];
     const notifier: Notifier = dryRun ? { notify: async (notice) => void wouldSend.push(notice) } : realNotifier({ ...values, dir }, io);
     const store = dryRun ? dryRunStore(lake.store) : lake.store;
-    const report = await runProbe({ store, notifier, contracts, layout: DEFAULT_LAYOUT, now });
+    // Contracts come from files here; a lake with a registry (every serve's) says since when they are known.
+    const report = await runProbe({ store, notifier, contracts, layout: DEFAULT_LAYOUT, now, registryPrefix: DEFAULT_REGISTRY_PREFIX });
     const shown = dryRun ? { ...report, dry_run: true, would_send: wouldSend.map(({ subject, attributes }) => ({ subject, attributes })) } : report;
     io.stdout(values.format === 'json' ? `${JSON.stringify(shown, null, 2)}\n` : formatProbeReport(report, lake.description, dryRun ? wouldSend : undefined));
     return report.partitions.some((p) => p.status === 'missed') ? EXIT.violated : EXIT.ok;

@@ -64,8 +64,9 @@ const VALIDATE_ACCESS: AreaAccess = {
 const PROBE_ACCESS: AreaAccess = {
   // quarantine: a miss quotes the latest quarantine report's summary.
   get: ['published', 'staging', 'quarantine', 'state'],
-  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/) and abandoned drop (abandoned/).
-  put: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
+  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/) and abandoned drop
+  // (abandoned/), and since when it expects each contract's partitions (expected/).
+  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/expected/'],
   delete: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
   list: ['published', 'staging', 'quarantine', 'state'],
 };

@@ -2,7 +2,6 @@ import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import type { GateLayout } from '../gate/gate-layout.js';
 import { readPointer } from '../registry/read-registry.js';
-import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import type { ObjectStore } from '../storage/object-store.js';
 
 /** The gate's state expires (30 days by default): a record older than this is written again to stay. */
@@ -13,19 +12,20 @@ const REFRESH_AFTER_MS = 7 * 86_400_000;
  * it, so a contract published today pages for nothing due yesterday. Kept at `_gate/expected/<name>/v<major>.json` by
  * the first probe run that sees the major (a conditional create, so the earliest look wins and a
  * later minor version does not move it), as the earlier of that run's clock and the registration
- * time the registry records (the contract's own, or, for one read from files, the bucket's
- * registry's for the same name and major). A contract bundled with the functions is first seen by the first
+ * time the registry records (the contract's own, or, for one read from files by a caller that
+ * names the bucket's registry, that registry's for the same name and major). A contract bundled with the functions is first seen by the first
  * probe run after the deploy. The record is rewritten weekly so the state's expiry never takes
  * it: recreated later, it would say the contract is new and hide the day's missed partitions.
  */
-export async function expectedSince(store: ObjectStore, layout: GateLayout, contract: Contract, now: number, registryPrefix = DEFAULT_REGISTRY_PREFIX): Promise<number> {
+export async function expectedSince(store: ObjectStore, layout: GateLayout, contract: Contract, now: number, registryPrefix?: string): Promise<number> {
   const key = `${layout.state}expected/${contract.name}/v${contract.version.major}.json`;
   const recorded = await readSince(store, key);
   if (recorded !== undefined) {
     if (now - recorded.modified > REFRESH_AFTER_MS) await keepAlive(store, key, recorded);
     return recorded.since;
   }
-  const registered = Date.parse(contract.origin?.registered_at ?? (await registeredInLake(store, registryPrefix, contract)) ?? '');
+  const inLake = contract.origin?.registered_at === undefined && registryPrefix !== undefined ? await registeredInLake(store, registryPrefix, contract) : undefined;
+  const registered = Date.parse(contract.origin?.registered_at ?? inLake ?? '');
   const since = Number.isNaN(registered) ? now : Math.min(now, registered);
   try {
     await store.put(key, `${JSON.stringify({ since: new Date(since).toISOString(), contract: contract.name, major: contract.version.major })}\n`, { ifNoneMatch: '*', contentType: 'application/json' });
@@ -37,10 +37,19 @@ export async function expectedSince(store: ObjectStore, layout: GateLayout, cont
   }
 }
 
-/** When the bucket's registry says the major's version in force was registered, if it holds one. */
+/**
+ * When the bucket's registry says the major's version in force was registered, if it holds one.
+ * A hint only: a caller that may not read the registry (a bundled-contracts gate) has the first
+ * sighting instead.
+ */
 async function registeredInLake(store: ObjectStore, prefix: string, contract: Contract): Promise<string | undefined> {
-  const read = await readPointer(store, prefix, contract.name, contract.version.major);
-  return read?.pointer.name === contract.name ? read.pointer.registered_at || undefined : undefined;
+  try {
+    const read = await readPointer(store, prefix, contract.name, contract.version.major);
+    return read?.pointer.name === contract.name ? read.pointer.registered_at || undefined : undefined;
+  } catch (error) {
+    if (error instanceof GateError) return undefined;
+    throw error;
+  }
 }
 
 interface Recorded {

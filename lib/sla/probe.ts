@@ -20,6 +20,11 @@ export interface ProbeDeps {
   readonly now: number;
   /** How far back deadlines are checked; a partition missed longer ago has been paged already. */
   readonly lookbackHours?: number;
+  /**
+   * Where the bucket keeps its registry, for contracts read from files (the CLI over a serve's
+   * lake): their registration time says since when they are expected. @default none is read
+   */
+  readonly registryPrefix?: string;
   /** Staged files with no marker this long are an abandoned drop, reported once. @default 24 */
   readonly abandonedAfterHours?: number;
 }
@@ -60,7 +65,7 @@ export async function runProbe(deps: ProbeDeps): Promise<ProbeReport> {
   const reminders: ProbeReport['reminders'][number][] = [];
   const contracts = (await deps.contracts.current()).all();
   for (const contract of contracts.filter((c) => isExpected(c, deps.now))) {
-    const since = await expectedSince(deps.store, deps.layout, contract, deps.now);
+    const since = await expectedSince(deps.store, deps.layout, contract, deps.now, deps.registryPrefix);
     for (const due of duePartitions(contract.sla!, contract.produces.partition, { from: Math.max(from, since), to: deps.now })) {
       partitions.push(await probePartition(deps, contract, due));
     }

@@ -52,11 +52,11 @@ describe('the validate function', () => {
 });
 
 describe('the probe function', () => {
-  it('reads every area but writes and deletes only its own claims under _gate/', () => {
+  it('reads every area but writes and deletes only its own claims under _gate/ (and writes since when it expects each contract)', () => {
     const claims = ['_gate/sla/', '_gate/sunset/', '_gate/abandoned/'].map((p) => objectArn(bucket, p));
     expect(s3Statements(roleStatements(gate.stack.gate.probe.role))).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['published/', 'staging/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
-      { Effect: 'Allow', Action: 's3:PutObject', Resource: claims },
+      { Effect: 'Allow', Action: 's3:PutObject', Resource: [...claims, objectArn(bucket, '_gate/expected/')] },
       { Effect: 'Allow', Action: 's3:DeleteObject', Resource: claims },
       {
         Effect: 'Allow',

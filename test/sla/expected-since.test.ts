@@ -52,6 +52,17 @@ describe('the probe expects partitions only from when the gate first knew the co
     expect(record).toEqual({ since: '2026-12-05T16:10:00.000Z', contract: 'orders', major: 2 });
   });
 
+  it('reads no registry for a bundled contract, as a gate that may not read one', async () => {
+    const store = new MemoryObjectStore();
+    const denied = Object.assign(Object.create(store) as MemoryObjectStore, {
+      head: async (key: string) => {
+        if (key.startsWith('_contracts/')) throw new Error(`AccessDenied: ${key}`);
+        return store.head(key);
+      },
+    });
+    expect((await probe(denied, V2, at('2026-12-06T05:10:00Z'))).partitions).toEqual([]);
+  });
+
   it('rewrites its record weekly so the state lifecycle never expires it', async () => {
     const store = new MemoryObjectStore();
     const key = '_gate/expected/orders/v2.json';
