@@ -77,7 +77,7 @@ describe('an imported bucket', () => {
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objects('_contracts/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_contracts/*'] } } },
     ]);
-    expect(s3Statements(gate.stack.gate.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/_state/sla/', 'gate/_state/sunset/', 'gate/_state/abandoned/'].map(objects) }]));
+    expect(s3Statements(gate.stack.gate.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/_state/sla/', 'gate/_state/sunset/', 'gate/_state/abandoned/', 'gate/_state/expected/'].map(objects) }]));
   });
 
   it('tells both functions the bucket name, the prefixes and the marker', () => {
