@@ -2,6 +2,7 @@ import { parquetSchema, type ColumnChunk, type FileMetaData, type SchemaElement 
 import type { ByteSource } from './byte-source.js';
 import { describeElement, storedType } from './parquet-types.js';
 import { chunkStatistics } from './parquet-statistics.js';
+import { parseCreatedBy, trustedStatistics, writerKnown } from './statistics-trust.js';
 import { readDictionary } from './parquet-dictionary.js';
 import { NUMERIC_TIME } from './column-decoder.js';
 import { readFooter, type ParquetFileInfo } from './parquet-footer.js';
@@ -80,6 +81,7 @@ function typedSchema(metadata: FileMetaData, root: ReturnType<typeof parquetSche
 /** Uses the loaded file's top-level elements by name: wide files have thousands of chunks. */
 function rowGroups(source: ByteSource, { metadata, elements }: ParquetFileInfo, columns: ReadonlySet<string>): RowGroupInfo[] {
   let rowStart = 0;
+  const writer = parseCreatedBy(metadata.created_by);
   return metadata.row_groups.map((group, index) => {
     const rowCount = Number(group.num_rows);
     const statistics = new Map();
@@ -90,14 +92,16 @@ function rowGroups(source: ByteSource, { metadata, elements }: ParquetFileInfo, 
       if (!meta) continue;
       const name = meta.path_in_schema.join('.');
       const element = elements.get(name);
-      const stats = columns.has(name) && element ? chunkStatistics(meta.statistics, element) : undefined;
+      // Only what statistics-trust.ts believes of this writer and row group reaches the checks.
+      const stats = columns.has(name) && element ? chunkStatistics(trustedStatistics(meta.statistics, element, writer, rowCount), element) : undefined;
       if (stats) statistics.set(name, stats);
       if (columns.has(name)) chunks.set(name, chunk);
     }
-    const dictionary = async (name: string) => {
+    // A dictionary proof rests on the footer's encoding_stats: believed only of a known writer.
+    const dictionary = writerKnown(writer) ? async (name: string) => {
       const chunk = chunks.get(name);
       return chunk && readDictionary(source, metadata, chunk);
-    };
+    } : undefined;
     const info: RowGroupInfo = { index, rowStart, rowCount, statistics, dictionary };
     rowStart += rowCount;
     return info;
