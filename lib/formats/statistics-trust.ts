@@ -58,8 +58,11 @@ interface KnownBad {
  * Writers whose statistics are believed, less KNOWN_BAD. DuckDB, parquet-rs (arrow-rs, what
  * parquet-wasm writes), hyparquet-writer and our own rewrites are checked against DuckDB SQL by
  * the writer matrix; parquet-mr/parquet-java and Arrow C++ are the reference implementations,
- * whose own readers trust them from the versions below. Polars is here for its null counts only:
- * its created_by carries no version, so no fix of its bounds can be dated (KNOWN_BAD).
+ * whose own readers trust them from the versions below. Our rewrites ("contract-gate (…)") go
+ * through hyparquet-writer with decimals as unscaled bigints, unsigned values as unsigned and
+ * float bounds recomputed (lib/rows/parquet-leaves.ts, parquet-chunk-statistics.ts), so none of
+ * its KNOWN_BAD cases arise. Polars is here for its null counts only: its created_by carries no
+ * version, so no fix of its bounds can be dated (KNOWN_BAD).
  */
 const WRITERS: ReadonlySet<string> = new Set(['duckdb', 'parquet-rs', 'parquet-cpp-arrow', 'parquet-cpp', 'parquet-mr', 'parquet-java', 'polars', 'hyparquet', 'contract-gate']);
 
