@@ -1,6 +1,6 @@
 import parquet from '@dsnp/parquetjs';
 import { parquetMetadata } from 'hyparquet';
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { ByteWriter, parquetWriteBuffer, ParquetWriter } from 'hyparquet-writer';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { PartitionFile } from '../../lib/checks/validate-partition.js';
@@ -147,5 +147,28 @@ describe('footer statistics from a trusted writer', () => {
     const oracle = await duckdbOver(bytes, 'SELECT sum(CASE WHEN amount > 1000000000 THEN 1 ELSE 0 END)::INTEGER AS over FROM {file}');
     expect(counts(report)).toEqual({ 'max:amount': oracle.over });
     expect(read()).toBeLessThan(bytes.byteLength * 0.25);
+  });
+});
+
+describe('footer statistics and dictionaries of a writer not on the list', () => {
+  const STATUS_AND_COUNT = contractOfColumns('events', '{ name: status, type: string, required: true, enum: [placed, paid] }', '{ name: n, type: int64, required: true, min: 0 }');
+  /** The same rows and pages, with `createdBy` in the footer: strings from a small set (dictionary pages), counts 0..GROUP-1. */
+  function eventsFile(createdBy: string): Uint8Array {
+    const rows = 4 * GROUP;
+    return new Uint8Array(parquetWriteBuffer({
+      columnData: [{ name: 'status', data: Array.from({ length: rows }, (_, i) => (i % 3 ? 'placed' : 'paid')) }, { name: 'n', data: Array.from({ length: rows }, (_, i) => BigInt(i % GROUP)) }],
+      schema: [{ name: 'root', num_children: 2 }, { name: 'status', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, { name: 'n', type: 'INT64', repetition_type: 'REQUIRED' }],
+      rowGroupSize: GROUP, createdBy,
+    }));
+  }
+
+  it('decodes what the footer would have settled, for the same verdict', async () => {
+    const known = countingFile('events.parquet', eventsFile('hyparquet'));
+    const unknown = countingFile('events.parquet', eventsFile('impala version 4.4.0 (build 1)'));
+    const [settled, decoded] = [await validate(STATUS_AND_COUNT, [known.file], NOW), await validate(STATUS_AND_COUNT, [unknown.file], NOW)];
+    expect(settled.status).toBe('pass');
+    expect(decoded).toMatchObject({ status: settled.status, rows: settled.rows, violations: settled.violations });
+    // Settled: the footer and the dictionary pages only; decoded: every page of both columns.
+    expect(known.read()).toBeLessThan(unknown.read() / 2);
   });
 });
