@@ -57,7 +57,7 @@ function varIntSpan(bytes: Uint8Array, cursor: { at: number }): { bytes: number;
 }
 
 function misread(what: string, detail: string): UnreadableError {
-  return new UnreadableError(`${what}: ${detail}, which hyparquet 1.33 would misread (values wider than 32 bits in a 32-bit delta stream); this reader does not decode them here`);
+  return new UnreadableError(`${what}: ${detail}, which hyparquet 1.33 misreads in a 32-bit delta stream (the page is refused rather than read wrong)`);
 }
 
 /**
