@@ -43,7 +43,8 @@ export async function* columnPages(source: ByteSource, metadata: FileMetaData, m
   const { hashed = false, presence = false } = wanted;
   const decoder = columnDecoder(metadata, meta, {}, { rawText: wanted.rawText ?? false });
   if (!decoder) throw new UnreadableError(`column "${name}" is not in the file's schema`);
-  const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows };
+  // A flat column's delta pages are read by delta-value-runs.ts (see sliced-page.ts).
+  const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows, wideDeltas: decoder.schemaPath.length === 2 };
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
   const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
   const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), fetching.windowBytes);

@@ -15,6 +15,8 @@ export interface PageContext {
   /** Not REQUIRED: pages carry definition levels. */
   readonly defined: boolean;
   readonly groupRows: number;
+  /** Its delta pages are read by delta-value-runs.ts, not hyparquet (see PageShape). */
+  readonly wideDeltas?: boolean;
 }
 
 export interface ChunkToCheck extends PageContext {
@@ -145,7 +147,7 @@ export function checkStreamedHeaderAt(chunk: PageContext, start: number, header:
 }
 
 function pageShape(chunk: PageContext, version: 1 | 2, encoding: PageShape['encoding'], values: number, stored: number): PageShape {
-  return { version, encoding, values, stored, defined: chunk.defined, type: chunk.meta.type };
+  return { version, encoding, values, stored, defined: chunk.defined, type: chunk.meta.type, wideDeltas: chunk.wideDeltas ?? false };
 }
 
 /** A header count: a whole number no larger than what contains it (a page holds at most its group's rows). */

@@ -19,6 +19,8 @@ export interface PageShape {
   readonly stored: number;
   /** The column has definition levels (it is not REQUIRED). */
   readonly defined: boolean;
+  /** 32-bit delta streams are decoded by delta-binary.ts, which reads them at any width; otherwise by hyparquet (see walkDeltaStream). */
+  readonly wideDeltas?: boolean;
 }
 
 /** A v1 data page, decompressed: definition levels (length-prefixed), then values. */
@@ -39,8 +41,8 @@ export function checkValues(page: Uint8Array, at: number, shape: PageShape): voi
   switch (shape.encoding) {
     case 'PLAIN_DICTIONARY': case 'RLE_DICTIONARY': return checkIndices(page, at, shape);
     case 'RLE': return shape.version === 1 && shape.type !== 'BOOLEAN' ? checkIndices(page, at, shape) : void checkRuns(page, at + 4, 1, shape.stored, 'boolean runs');
-    case 'DELTA_BINARY_PACKED': return void walkDeltaStream(page, at, shape.stored, 'delta values');
-    case 'DELTA_LENGTH_BYTE_ARRAY': return void walkDeltaStream(page, at, shape.stored, 'delta lengths');
+    case 'DELTA_BINARY_PACKED': return void walkDeltaStream(page, at, shape.stored, 'delta values', shape.type === 'INT32' && !shape.wideDeltas);
+    case 'DELTA_LENGTH_BYTE_ARRAY': return void walkDeltaStream(page, at, shape.stored, 'delta lengths', !shape.wideDeltas);
     case 'DELTA_BYTE_ARRAY': return checkDeltaByteArray(page, at, shape.stored);
   }
 }

@@ -41,7 +41,7 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
       for (const group of rowGroups(source, file, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
-        if (group.rowCount * chosen.length > wholeGroupValues) yield* groupSlices(source, file, group, chosen, { hashOnly, presenceOnly, rawText, pick }, reading);
+        if (group.rowCount * chosen.length > wholeGroupValues || hasInt32Deltas(file.metadata, group.index, chosen)) yield* groupSlices(source, file, group, chosen, { hashOnly, presenceOnly, rawText, pick }, reading);
         else yield await readGroup(source, file, chosen, group, hashOnly);
       }
     },
@@ -105,5 +105,18 @@ function rowGroups(source: ByteSource, { metadata, elements }: ParquetFileInfo, 
     const info: RowGroupInfo = { index, rowStart, rowCount, statistics, dictionary };
     rowStart += rowCount;
     return info;
+  });
+}
+
+/**
+ * Whether a chunk read holds INT32 delta pages: the sliced reader decodes those itself (see
+ * delta-binary.ts), where hyparquet misreads values wider than 32 bits (DuckDB's UINTEGER). A footer that hides one
+ * leaves it to hyparquet, and the page checks refuse what it would misread (see walkDeltaStream).
+ */
+function hasInt32Deltas(metadata: FileMetaData, groupIndex: number, columns: readonly string[]): boolean {
+  return (metadata.row_groups[groupIndex]?.columns ?? []).some((chunk) => {
+    const meta = chunk.meta_data || undefined;
+    return meta !== undefined && meta.path_in_schema.length === 1 && columns.includes(meta.path_in_schema[0]!)
+      && meta.type === 'INT32' && (meta.encodings ?? []).includes('DELTA_BINARY_PACKED');
   });
 }
