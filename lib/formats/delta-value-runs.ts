@@ -30,12 +30,16 @@ export function deltaRun(values: Uint8Array, encoding: string | undefined, decod
     if (numbers instanceof Int32Array) deltaUnpack32(values, 0, total, numbers);
     else deltaBinaryUnpack({ view: new DataView(values.buffer, values.byteOffset, values.byteLength), offset: 0 }, total, numbers);
     let at = 0;
-    return async (count) => convert(numbers.subarray(at, (at += count)), converting);
+    return async (count) => {
+      short(at + count, total);
+      return convert(numbers.subarray(at, (at += count)), converting);
+    };
   }
   const lengths = new Int32Array(total);
   let offset = deltaUnpack32(values, 0, total, lengths);
   let next = 0;
   return async (count) => {
+    short(next + count, total);
     const out = hashed ? new Float64Array(count) : new Array<Uint8Array>(count);
     for (let i = 0; i < count; i++, next++) {
       const end = offset + lengths[next]!;
@@ -45,4 +49,9 @@ export function deltaRun(values: Uint8Array, encoding: string | undefined, decod
     }
     return hashed ? out : convert(out as Uint8Array[], converting);
   };
+}
+
+/** A stream that declares fewer values than its page stores would leave rows without a value: refused, never read short. */
+function short(wanted: number, total: number): void {
+  if (wanted > total) throw new UnreadableError(`a delta-encoded page declares ${total} values but its levels store ${wanted}`);
 }

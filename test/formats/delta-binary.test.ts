@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deltaUnpack32 } from '../../lib/formats/delta-binary.js';
+import { deltaRun } from '../../lib/formats/delta-value-runs.js';
 import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { openParquetFile } from '../../lib/formats/parquet-file.js';
 import { contractOfColumns, counts, memoryFile, validate } from '../fixtures/partition.js';
@@ -114,5 +115,15 @@ describe('deltaUnpack32', () => {
   it('refuses a stream that runs past the end of its page rather than read zeros', () => {
     const stream = deltaStream(1n, [{ minDelta: 0n, width: 33, residuals: Array.from({ length: 32 }, () => 1n) }], 33);
     expect(() => deltaUnpack32(stream.subarray(0, stream.length - 8), 0, 33, new Int32Array(33))).toThrow(/runs past the end of its page at value 1/);
+  });
+});
+
+describe('deltaRun', () => {
+  it('refuses a stream that declares fewer values than the page asks of it, rather than leave rows without one', async () => {
+    const stream = deltaStream(7n, [{ minDelta: 1n, width: 0, residuals: [] }], 3);
+    const decoder = { type: 'INT32', element: { name: 'v', type: 'INT32' }, schemaPath: [], parsers: {}, compressors: {}, utf8: true } as never;
+    const run = deltaRun(stream, 'DELTA_BINARY_PACKED', decoder, false, 5);
+    expect(Array.from(await run(2) as ArrayLike<number>)).toEqual([7, 8]);
+    await expect(run(3)).rejects.toThrow(/declares 3 values but its levels store 5/);
   });
 });
