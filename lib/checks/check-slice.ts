@@ -62,7 +62,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     const present = columns.filter((c) => !c.absent);
     if (slice.first) absent = columns.filter((c) => c.absent).map((c) => c.plan.spec.name);
     const keys = new Set<string>();
-    const select = (group: RowGroupInfo) => columnsToDecode(plan, present, group, state);
+    const select = (group: RowGroupInfo) => columnsToDecode(plan, columns, group, state);
     const text = schema.kind === 'text';
     // A text or JSON Lines reader may parse values by the contract's types itself, from the bytes;
     // not a JSON column with a default, whose missing keys the engine reads as that default.

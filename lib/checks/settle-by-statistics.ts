@@ -16,7 +16,12 @@ export type SpanSink = Pick<PartitionState, 'spans' | 'observeSpan'>;
 export async function columnsToDecode(plan: CheckPlan, readable: readonly ReadableColumn[], group: RowGroupInfo, sink?: SpanSink): Promise<string[]> {
   const needed = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name)]);
   const proofs = new Map<string, Proof>();
-  for (const { plan: column } of readable) {
+  for (const { plan: column, absent } of readable) {
+    // A column the file lacks is not read, but its required_when condition must be, to count its rows.
+    if (absent) {
+      if (column.spec.requiredWhen) needed.add(column.spec.requiredWhen.column);
+      continue;
+    }
     const proof = needed.has(column.spec.name) ? undefined : await proven(plan, column, group);
     if (proof) proofs.set(column.spec.name, proof);
     else {
@@ -26,7 +31,7 @@ export async function columnsToDecode(plan: CheckPlan, readable: readonly Readab
   }
   // After the loop: a column proven early may yet be decoded as another's required_when condition.
   for (const [name, proof] of proofs) if (sink?.spans.has(name) && !needed.has(name)) settleSpan(group, name, proof, sink);
-  return readable.map((c) => c.plan.spec.name).filter((name) => needed.has(name));
+  return readable.filter((c) => !c.absent && needed.has(c.plan.spec.name)).map((c) => c.plan.spec.name);
 }
 
 /** How a column's rules were proven: the dictionary's entries when by them. */

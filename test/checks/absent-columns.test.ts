@@ -23,9 +23,9 @@ const FORMATS = [
 ] as const;
 
 const OLD_ROWS = `SELECT * FROM (VALUES
-  (1, 'card', TIMESTAMPTZ '2026-11-29 10:00:00+00'),
-  (2, 'cash', TIMESTAMPTZ '2026-11-29 11:00:00+00'),
-  (3, 'card', TIMESTAMPTZ '2026-11-29 12:00:00+00')) t(trip_id, payment, pickup_at)`;
+  (1, 'card', TIMESTAMPTZ '2026-11-29 10:00:00+00', 1),
+  (2, 'cash', TIMESTAMPTZ '2026-11-29 11:00:00+00', 1),
+  (3, 'card', TIMESTAMPTZ '2026-11-29 12:00:00+00', 2)) t(trip_id, payment, pickup_at, passengers)`;
 
 const contract = (format: string, added: string) => contractFrom(`
 name: trips
@@ -38,6 +38,7 @@ schema:
     - { name: trip_id, type: int64, required: true }
     - { name: payment, type: string, required: true, enum: [card, cash] }
     - { name: pickup_at, type: timestamp, required: true }
+    - { name: passengers, type: int64, required: true }
 ${added}
 `);
 
@@ -84,6 +85,13 @@ describe.each(FORMATS)('a $format file written before columns were added', ({ fo
     const report = await check(format, '    - { name: tip, type: "decimal(8,2)", required_when: { column: payment, in: [card] } }');
     expect(counts(report)).toEqual({ 'required:tip': 2 });
     expect(report.violations[0]?.samples.map((s) => s.row)).toEqual([0, 2]);
+  });
+
+  it('reads the condition of a required_when on a lacking column even where the footer settles that column', async () => {
+    // passengers has no rule but required, which a Parquet footer's null count of 0 proves: it is read anyway.
+    const report = await check(format, '    - { name: tip, type: "decimal(8,2)", required_when: { column: passengers, in: [1] } }');
+    expect(counts(report)).toEqual({ 'required:tip': 2 });
+    expect(report.violations[0]?.samples.map((s) => s.row)).toEqual([0, 1]);
   });
 
   it('reports a required column at severity warn as warnings and publishes', async () => {
