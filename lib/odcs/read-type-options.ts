@@ -39,7 +39,7 @@ export function readTypeOptions(reader: YamlReader, node: Node | null, path: str
   const minLength = read('minLength', isString, 'string', length);
   const maxLength = read('maxLength', isString, 'string', length);
   const pattern = read('pattern', isString, 'string', (o) => readPattern(reader, o.node, o.path));
-  const bound = (o: Option) => readBound(reader, o.node, o.path, type);
+  const bound = (o: Option) => readBound(reader, o.node, o.path, type, o.key === 'minimum' ? 'min' : 'max')?.value;
   const min = greatest(read('minimum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMinimum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, 1)));
   const max = least(read('maximum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMaximum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, -1)));
   if (min !== undefined && max !== undefined && min > max) reader.report('min_greater_than_max', `${path}.minimum`, node, 'the minimum is greater than the maximum');
@@ -63,7 +63,7 @@ interface Option {
  * decimals of a fixed scale and dates step by one unit. Floats and timestamps have no next value.
  */
 function exclusive(reader: YamlReader, option: Option, type: ColumnType, direction: 1 | -1): number | undefined {
-  const bound = readBound(reader, option.node, option.path, type);
+  const bound = readBound(reader, option.node, option.path, type, direction === 1 ? 'min' : 'max')?.value;
   if (bound === undefined) return undefined;
   const step = type.kind === 'int32' || type.kind === 'int64' ? 1 : type.kind === 'date' ? MILLIS_PER_DAY : type.kind === 'decimal' ? 10 ** -type.scale : undefined;
   if (step === undefined) {
