@@ -73,6 +73,12 @@ class DecimalValues extends NumberValues {
     return kind === NUMBER;
   }
 
+  /** A JSON number past 15 digits goes to the text rules as written: parsed to a double first, it would be another number. */
+  override takeJson(b: Buffer, kind: number, start: number, end: number, ascii: boolean): void {
+    if (kind !== NUMBER) super.takeJson(b, kind, start, end, ascii);
+    else if (!this.read(b, start, end)) this.byRules(b.toString('latin1', start, end));
+  }
+
   protected read(b: Buffer, start: number, end: number): boolean {
     if (!decimalFits(this.reader, b, start, end, this.type.precision, this.type.scale)) return false;
     const value = this.reader.value;
