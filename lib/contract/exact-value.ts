@@ -9,13 +9,13 @@
  * trailing zeros stripped otherwise. For dates and timestamps a number is a whole millisecond.
  */
 export class ExactValue {
-  private approx: number | undefined;
+  #approx: number | undefined;
 
   constructor(readonly units: bigint, readonly scale: number) {}
 
   /** The nearest double: what `<` with a number, Number() and arithmetic see (messages, freshness). */
   valueOf(): number {
-    return (this.approx ??= Number(this.toString()));
+    return (this.#approx ??= Number(this.toString()));
   }
 
   toString(): string {

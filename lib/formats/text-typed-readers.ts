@@ -1,5 +1,5 @@
 import type { ColumnType } from '../contract/column-type.js';
-import { FALSE, NUMBER, STRING, TRUE } from './json-object-bytes.js';
+import { FALSE, jsonValue, NUMBER, STRING, TRUE } from './json-object-bytes.js';
 import { NumberValues, ObjectValues, type ParsedValues } from './text-parsed-values.js';
 import { booleanAt, decimalFits, integerAt, PlainDecimal } from './text-number-bytes.js';
 import { InternedText } from './text-interning.js';
@@ -76,7 +76,7 @@ class DecimalValues extends NumberValues {
   /** A JSON number past 15 digits goes to the text rules as written: parsed to a double first, it would be another number. */
   override takeJson(b: Buffer, kind: number, start: number, end: number, ascii: boolean): void {
     if (kind !== NUMBER) super.takeJson(b, kind, start, end, ascii);
-    else if (!this.read(b, start, end)) this.byRules(b.toString('latin1', start, end));
+    else if (!this.read(b, start, end)) this.byRules(b.toString('latin1', start, end), jsonValue(b, kind, start, end, ascii));
   }
 
   protected read(b: Buffer, start: number, end: number): boolean {

@@ -37,6 +37,12 @@ const CASES: ExactCase[] = [
     minSql: '999999.9999999999::DECIMAL(38,10)', maxSql: '1000000::DECIMAL(38,10)', observedMax: '1000000.0000000003',
   },
   {
+    name: 'DECIMAL(38,10) by 1e-10 around 1e12',
+    type: '"decimal(38,10)"', min: '999999999999.9999999999', max: '1000000000000.0000000001',
+    value: '(1000000000000::DECIMAL(38,10) + d * 0.0000000001::DECIMAL(38,10))::DECIMAL(38,10)',
+    minSql: '999999999999.9999999999::DECIMAL(38,10)', maxSql: '1000000000000.0000000001::DECIMAL(38,10)', observedMax: '1000000000000.0000000003',
+  },
+  {
     name: 'DECIMAL(18,3) by 0.001 around 1e14',
     type: '"decimal(18,3)"', min: '99999999999999.999', max: '1e14',
     value: '(100000000000000::DECIMAL(18,3) + d * 0.001::DECIMAL(18,3))::DECIMAL(18,3)',
