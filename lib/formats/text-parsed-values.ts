@@ -73,13 +73,10 @@ export abstract class ParsedValues implements FieldReader {
     if (!this.readsJson(kind) || !this.read(b, start + inner, end - inner, ascii)) this.byRules(jsonValue(b, kind, start, end, ascii));
   }
 
-  /**
-   * A value as the file holds it (a CSV field's text, a JSON value, undefined for absent), by the
-   * rules; `shown` is what a type violation reports, when the rules read another form of it.
-   */
-  byRules(raw: unknown, shown: unknown = raw): void {
+  /** A value as the file holds it (a CSV field's text, a JSON value, undefined for absent), by the rules. */
+  byRules(raw: unknown): void {
     const value = this.coerce(raw);
-    if (value === INVALID) this.unparsed.push({ index: this.count, raw: shown });
+    if (value === INVALID) this.unparsed.push({ index: this.count, raw });
     this.store(value);
   }
 }
