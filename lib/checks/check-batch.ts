@@ -1,8 +1,9 @@
+import { ExactValue } from '../contract/exact-value.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
-import type { Ordered } from './observed-ranges.js';
+import { below, type Ordered } from './observed-ranges.js';
 import type { KeySet, PartitionState } from './partition-state.js';
 import { toSampleValue } from './sample-value.js';
 import type { ReadableColumn } from './schema-check.js';
@@ -101,11 +102,12 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
       if (rule.fails(value)) state.rowFailed(rule.rule, spec.name, rule.detail, sampleAt(context, i, toSampleValue(value, spec.type)));
     }
     if (ranged) {
-      if ((value as Ordered) < least) least = value as Ordered;
-      if ((value as Ordered) > greatest) greatest = value as Ordered;
+      if (below(value as Ordered, least)) least = value as Ordered;
+      if (below(greatest, value as Ordered)) greatest = value as Ordered;
     }
-    if (freshness && (newest === undefined || (value as number) > newest)) {
-      newest = value as number;
+    // Freshness is judged in hours: a time finer than a double holds is taken as its nearest double.
+    if (freshness && (newest === undefined || Number(value) > newest)) {
+      newest = Number(value);
       newestAt = i;
     }
   }
@@ -177,7 +179,7 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
   const column = columns.find((c) => c.plan.spec.name === name);
   if (!name || !column || context.values.has(name)) return;
   const max = context.batch.group?.statistics.get(name)?.max;
-  if (typeof max === 'number') context.state.observeNewest(max, { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
+  if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(Number(max), { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
 }
 
 function hashKeys(context: BatchContext, keySet: KeySet): void {

@@ -1,4 +1,5 @@
 import type { ColumnType } from '../contract/column-type.js';
+import { decimalFromText } from '../contract/exact-value.js';
 import { parseTextDate, parseTextInstant, parseTextWallClock } from './text-timestamps.js';
 
 /** Returned for a value that cannot be read as the column's type: a `type` violation. */
@@ -18,7 +19,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * Builds the function that turns a raw value into the representation the checks compare: numbers
- * (bigint for large int64), epoch milliseconds for dates and timestamps, strings, booleans.
+ * (bigint for large int64, an ExactValue for a decimal past 15 digits), epoch milliseconds for
+ * dates and timestamps (an ExactValue when finer than a double holds), strings, booleans.
  * Null stays null; a value that does not parse is INVALID.
  */
 export function coerceFor(source: 'text' | 'dynamic', type: ColumnType): Coerce {
@@ -135,7 +137,8 @@ function parseDecimal(text: string, type: { precision: number; scale: number }):
   const end = lastNonZero(digits) + 1;
   const before = Math.max(0, point - first);
   const after = Math.max(0, end - point);
-  return before > type.precision - type.scale || after > type.scale ? INVALID : Number(text);
+  // The canonical value (exact-value.ts): the double when 15 digits hold it, every digit otherwise.
+  return before > type.precision - type.scale || after > type.scale ? INVALID : decimalFromText(text) ?? INVALID;
 }
 
 function lastNonZero(digits: string): number {

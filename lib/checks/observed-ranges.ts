@@ -1,12 +1,14 @@
 import type { ColumnSpec } from '../contract/model.js';
 import { isTemporalType, type ColumnType } from '../contract/column-type.js';
+import { exactBound } from '../contract/exact-bounds.js';
+import { compareOrdered, decimalFromText, ExactValue, type Ordered } from '../contract/exact-value.js';
 import { formatBound } from '../contract/temporal.js';
 import type { ObservedRange } from '../report/report.js';
 import type { ChunkStatistics } from '../formats/table-file.js';
 import type { CheckPlan } from './check-plan.js';
 
-/** A value of a ranged column as the checks compare it: a number, or a bigint (Parquet INT64, long JSON integers). */
-export type Ordered = number | bigint;
+/** A value of a ranged column as the checks compare it: a number, a bigint (Parquet INT64, long JSON integers), an ExactValue. */
+export type { Ordered } from '../contract/exact-value.js';
 
 /**
  * The least and greatest value seen of one column. Starts as Infinity/-Infinity, so taking a
@@ -36,8 +38,13 @@ export function emptySpans(plan: CheckPlan): Map<string, ValueSpan> {
 
 /** Widens `span` to hold [least, greatest]. */
 export function widenSpan(span: ValueSpan, least: Ordered, greatest: Ordered): void {
-  if (least < span.least) span.least = least;
-  if (greatest > span.greatest) span.greatest = greatest;
+  if (below(least, span.least)) span.least = least;
+  if (below(span.greatest, greatest)) span.greatest = greatest;
+}
+
+/** a < b, exactly: natively unless an ExactValue is involved (whose `<` would compare doubles). */
+export function below(a: Ordered, b: Ordered): boolean {
+  return typeof a !== 'object' && typeof b !== 'object' ? a < b : compareOrdered(a, b) < 0;
 }
 
 /**
@@ -67,12 +74,17 @@ export function valuesSpan(values: readonly unknown[]): ValueSpan {
 }
 
 export function spanRecords(spans: ReadonlyMap<string, ValueSpan>): SpanRecord[] {
-  return [...spans].filter(([, span]) => span.least <= span.greatest).map(([column, span]) => ({ column, min: String(span.least), max: String(span.greatest) }));
+  return [...spans].filter(([, span]) => !below(span.greatest, span.least)).map(([column, span]) => ({ column, min: String(span.least), max: String(span.greatest) }));
 }
 
-/** Reads a SpanRecord value back: digits as an exact bigint (an INT64 past 2^53 stays exact), anything else as a number. */
+/**
+ * Reads a SpanRecord value back: digits as an exact bigint (an INT64 past 2^53 stays exact), a
+ * number as the number it printed as, and the decimal text of an ExactValue as that value.
+ */
 export function recordValue(text: string): Ordered {
-  return /^-?\d+$/.test(text) ? BigInt(text) : Number(text);
+  if (/^-?\d+$/.test(text)) return BigInt(text);
+  const number = Number(text);
+  return String(number) === text ? number : (decimalFromText(text) ?? number);
 }
 
 /** `Report.observed`: one entry per ranged column in contract order, or undefined when the contract has none. */
@@ -81,24 +93,25 @@ export function observedRanges(plan: CheckPlan, spans: ReadonlyMap<string, Value
   if (ranged.length === 0) return undefined;
   return ranged.map(({ spec }) => {
     const span = spans.get(spec.name);
-    const seen = span !== undefined && span.least <= span.greatest;
+    const seen = span !== undefined && !below(span.greatest, span.least);
     // not_in_future bounds the values by the check time, and with a max too, by the smaller.
-    const allowedMax = spec.notInFuture ? Math.min(spec.max ?? Infinity, plan.judgedAt.at) : spec.max;
+    const [min, max] = [exactBound(spec, 'min'), exactBound(spec, 'max')];
+    const allowedMax = spec.notInFuture && (max === undefined || below(plan.judgedAt.at, max)) ? plan.judgedAt.at : max;
     return {
       column: spec.name,
       min: seen ? formatValue(span.least, spec.type) : null,
       max: seen ? formatValue(span.greatest, spec.type) : null,
-      ...(spec.min === undefined ? {} : { allowed_min: formatBound(spec.min, spec.type) }),
+      ...(min === undefined ? {} : { allowed_min: formatBound(min, spec.type) }),
       ...(allowedMax === undefined ? {} : { allowed_max: formatBound(allowedMax, spec.type) }),
     };
   });
 }
 
-/** As the contract writes bounds; a bigint of a number column prints all its digits. */
+/** As the contract writes bounds, every digit: a bigint or an ExactValue of a number column, a time to the nanosecond. */
 function formatValue(value: Ordered, type: ColumnType): string {
-  return typeof value === 'bigint' && !isTemporalType(type) ? String(value) : formatBound(Number(value), type);
+  return typeof value === 'bigint' && !isTemporalType(type) ? String(value) : formatBound(typeof value === 'bigint' ? Number(value) : value, type);
 }
 
 function ordered(value: unknown): Ordered | undefined {
-  return (typeof value === 'number' && value === value) || typeof value === 'bigint' ? value : undefined;
+  return (typeof value === 'number' && value === value) || typeof value === 'bigint' || value instanceof ExactValue ? value : undefined;
 }

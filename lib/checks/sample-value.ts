@@ -1,5 +1,6 @@
 import type { ColumnType } from '../contract/column-type.js';
-import { formatDate, formatTimestamp } from '../contract/temporal.js';
+import { ExactValue } from '../contract/exact-value.js';
+import { formatDate, formatInstant } from '../contract/temporal.js';
 import type { SampleValue } from '../report/report.js';
 
 const MAX_TEXT = 200;
@@ -12,8 +13,13 @@ export function toSampleValue(value: unknown, type?: ColumnType): SampleValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
     if (type?.kind === 'date') return formatDate(value);
-    if (type?.kind === 'timestamp' || type?.kind === 'timestamp_ntz') return formatTimestamp(value);
+    if (type?.kind === 'timestamp' || type?.kind === 'timestamp_ntz') return formatInstant(value);
     return Number.isFinite(value) ? value : String(value);
+  }
+  // Every digit: a decimal past 15 of them, a time past the millisecond (exact-value.ts).
+  if (value instanceof ExactValue) {
+    if (type?.kind === 'date') return formatDate(Number(value));
+    return type?.kind === 'timestamp' || type?.kind === 'timestamp_ntz' ? formatInstant(value) : String(value);
   }
   if (typeof value === 'bigint') {
     const safe = asSafeNumber(value);

@@ -1,3 +1,4 @@
+import { addMillis, millisWithFraction, type ExactValue } from '../contract/exact-value.js';
 import { MILLIS_PER_DAY } from '../contract/temporal.js';
 
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -12,9 +13,12 @@ const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\
 /** The widest offset any zone has had or any writer emits (java.time's bound). */
 export const MAX_OFFSET_HOURS = 18;
 
-/** A timestamp as written: its instant (epoch ms, wall clock read as UTC without an offset). */
+/**
+ * A timestamp as written: its instant (epoch ms, wall clock read as UTC without an offset), an
+ * ExactValue when it has digits past what a double holds (exact-value.ts).
+ */
 export interface TextTimestamp {
-  readonly millis: number;
+  readonly millis: number | ExactValue;
   readonly hasOffset: boolean;
 }
 
@@ -28,13 +32,21 @@ export function parseTextTimestamp(text: string): TextTimestamp | undefined {
   const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]));
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
   if (day === undefined || hour > 23 || minute > 59 || second > 59) return undefined;
-  const wall = day + ((hour * 60 + minute) * 60 + second) * 1000 + (m[7] ? Number(m[7]) * 1000 : 0);
+  const whole = day + ((hour * 60 + minute) * 60 + second) * 1000;
+  const wall = m[7] ? fractionOf(whole, m[7]) : whole;
   if (m[8] === undefined) return { millis: wall, hasOffset: false };
   if (m[8] === 'Z') return { millis: wall, hasOffset: true };
   const [hours, minutes, seconds] = [Number(m[10]), Number(m[11] ?? m[13] ?? 0), Number(m[12] ?? 0)];
   if (hours > MAX_OFFSET_HOURS || minutes > 59 || seconds > 59) return undefined;
   const offset = ((hours * 60 + minutes) * 60 + seconds) * 1000;
-  return { millis: m[9] === '-' ? wall + offset : wall - offset, hasOffset: true };
+  return { millis: addMillis(wall, m[9] === '-' ? offset : -offset), hasOffset: true };
+}
+
+/** Whole ms plus `.ddd…` seconds: up to three digits are whole ms, the rest exact (exact-value.ts). */
+function fractionOf(whole: number, fraction: string): number | ExactValue {
+  const digits = fraction.slice(1);
+  const millis = whole + Number(digits.slice(0, 3).padEnd(3, '0'));
+  return digits.length <= 3 ? millis : millisWithFraction(millis, digits.slice(3));
 }
 
 function parseDay(text: string): number | undefined {
@@ -61,18 +73,18 @@ export function civilDay(year: number, month: number, day: number): number | und
 export function parseTextDate(text: string): number | undefined {
   if (text.length === 10) return parseDay(text);
   const stamp = parseTextTimestamp(text);
-  return stamp && !stamp.hasOffset && stamp.millis % MILLIS_PER_DAY === 0 ? stamp.millis : undefined;
+  return stamp && !stamp.hasOffset && typeof stamp.millis === 'number' && stamp.millis % MILLIS_PER_DAY === 0 ? stamp.millis : undefined;
 }
 
 /** Wall-clock time: a timestamp without an offset, or a bare date (pandas writes midnights so). */
-export function parseTextWallClock(text: string): number | undefined {
+export function parseTextWallClock(text: string): number | ExactValue | undefined {
   if (text.length === 10) return parseDay(text);
   const stamp = parseTextTimestamp(text);
   return stamp && !stamp.hasOffset ? stamp.millis : undefined;
 }
 
 /** An instant: a timestamp with an offset; wall-clock time is refused, not guessed at. */
-export function parseTextInstant(text: string): number | undefined {
+export function parseTextInstant(text: string): number | ExactValue | undefined {
   const stamp = parseTextTimestamp(text);
   return stamp?.hasOffset ? stamp.millis : undefined;
 }

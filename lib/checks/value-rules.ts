@@ -1,6 +1,8 @@
 import type { ColumnSpec } from '../contract/model.js';
 import { compilePattern } from '../contract/pattern-matcher.js';
 import { PatternRejected } from '../contract/pattern-syntax.js';
+import { exactBound } from '../contract/exact-bounds.js';
+import { compareExact, compareOrdered, integerCeil, integerFloor, toExact, type Ordered } from '../contract/exact-value.js';
 import { formatBound } from '../contract/temporal.js';
 import type { RuleId } from '../report/report.js';
 
@@ -33,7 +35,7 @@ export function valueRulesFor(column: ColumnSpec, judged: JudgedAt): ValueRule[]
   }
   if (column.notInFuture) {
     const now = judged.at;
-    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than ${judged.due ? judged.text : `the check time ${judged.text}`}`, fails: (v) => (v as number) > now });
+    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than ${judged.due ? judged.text : `the check time ${judged.text}`}`, fails: (v) => (typeof v === 'number' ? v > now : compareOrdered(v as Ordered, now) > 0) });
   }
   return rules;
 }
@@ -58,22 +60,48 @@ function enumRules(column: ColumnSpec, rows: string): ValueRule[] {
  * negated comparison, so a NaN that should not exist still fails rather than slips through.
  */
 function boundRules(column: ColumnSpec, rows: string): ValueRule[] {
-  const { min, max, type } = column;
+  const { type } = column;
+  const [min, max] = [exactBound(column, 'min'), exactBound(column, 'max')];
   const floats = type.kind === 'float32' || type.kind === 'float64';
   const rules: ValueRule[] = [];
   if (min !== undefined) {
     const detail = `${rows} {is|are} below the minimum ${formatBound(min, type)}`;
-    rules.push({ rule: 'min', detail, fails: floats ? (v) => (v as number) < min : (v) => !((v as number) >= min) });
+    const bound = Number(min);
+    rules.push({ rule: 'min', detail, fails: floats ? (v) => (v as number) < bound : beyond(min, -1) });
   }
   if (max !== undefined) {
     const detail = `${rows} {is|are} above the maximum ${formatBound(max, type)}`;
-    rules.push({ rule: 'max', detail, fails: floats ? (v) => (v as number) > max : (v) => !((v as number) <= max) });
+    const bound = Number(max);
+    rules.push({ rule: 'max', detail, fails: floats ? (v) => (v as number) > bound : beyond(max, 1) });
   }
-  if (floats) rules.push(nanRule(min !== undefined ? 'min' : 'max', rows, boundsText(column)));
+  if (floats) rules.push(nanRule(min !== undefined ? 'min' : 'max', rows, boundsText(column, min, max)));
   return rules;
 }
 
-function boundsText({ min, max, type }: ColumnSpec): string {
+/**
+ * Whether a value lies beyond a bound (side 1: above a max, -1: below a min), exactly. A number
+ * is the double nearest its value (exact-value.ts), and rounding keeps order: on either side of
+ * the bound's double it is on that side of the bound, and only a value on that very double needs
+ * its digits. A bigint compares with the bound's whole part; an ExactValue digit by digit. Floats
+ * do not come here (their bound is a double); a NaN of another type fails rather than slips by.
+ */
+function beyond(bound: Ordered, side: 1 | -1): (value: unknown) => boolean {
+  const double = Number(bound);
+  const exact = toExact(bound);
+  const inexact = typeof bound !== 'number';
+  const whole = side === 1 ? integerFloor(exact) : integerCeil(exact);
+  return (v) => {
+    if (typeof v === 'number') {
+      if (side === 1 ? v < double : v > double) return false;
+      if (v !== double) return true;
+      return inexact && compareExact(toExact(v), exact) === side;
+    }
+    if (typeof v === 'bigint') return side === 1 ? v > whole : v < whole;
+    return compareOrdered(v as Ordered, bound) === side;
+  };
+}
+
+function boundsText({ type }: ColumnSpec, min: Ordered | undefined, max: Ordered | undefined): string {
   if (min !== undefined && max !== undefined) return `within [${formatBound(min, type)}, ${formatBound(max, type)}]`;
   return min !== undefined ? `at or above the minimum ${formatBound(min, type)}` : `at or below the maximum ${formatBound(max!, type)}`;
 }

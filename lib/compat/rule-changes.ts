@@ -1,4 +1,6 @@
 import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
+import { exactBound } from '../contract/exact-bounds.js';
+import { compareOrdered, type Ordered } from '../contract/exact-value.js';
 import { formatBound } from '../contract/temporal.js';
 import { loosenedClass, loosenedWhy, type ChangeId, type CompatMode, type RawChange } from './contract-diff.js';
 import { referenceChange } from './reference-change.js';
@@ -40,12 +42,14 @@ function enumChanges(old: ColumnSpec, next: ColumnSpec, mode: CompatMode, note: 
   return out;
 }
 
-/** A higher min or a lower max, or one that appears, narrows what is valid. */
+/** A higher min or a lower max, or one that appears, narrows what is valid; compared exactly (1e14 vs 100000000000000.001). */
 function boundChange(key: 'min' | 'max', old: ColumnSpec, next: ColumnSpec, mode: CompatMode, note: string | undefined): RawChange[] {
-  const [from, to] = [old[key], next[key]];
-  if (from === to) return [];
-  const tighter = from === undefined || (to !== undefined && (key === 'min' ? to > from : to < from));
-  const bound = (column: ColumnSpec, value: number | undefined) => (value === undefined ? 'none' : formatBound(value, column.type));
+  const [from, to] = [exactBound(old, key), exactBound(next, key)];
+  if (from === undefined && to === undefined) return [];
+  const order = from !== undefined && to !== undefined ? compareOrdered(to, from) : undefined;
+  if (order === 0) return [];
+  const tighter = from === undefined || (order !== undefined && (key === 'min' ? order > 0 : order < 0));
+  const bound = (column: ColumnSpec, value: Ordered | undefined) => (value === undefined ? 'none' : formatBound(value, column.type));
   const text = `"${next.name}" ${key} ${bound(old, from)} → ${bound(next, to)}`;
   return [narrowOrWiden('range', next.name, tighter, text, mode, note)];
 }

@@ -89,6 +89,13 @@ export interface ColumnSpec {
   /** Numbers for numeric columns; epoch milliseconds for date and timestamp columns. */
   readonly min?: number;
   readonly max?: number;
+  /**
+   * The bound exactly, as decimal text (epoch ms for dates and timestamps), where `min`/`max`, the
+   * nearest doubles, are not it: a decimal's 16th digit, an integer past 2^53, a time finer than a
+   * millisecond. The checks and the compat classifier compare with it (see exact-bounds.ts).
+   */
+  readonly exactMin?: string;
+  readonly exactMax?: string;
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;

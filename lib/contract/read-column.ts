@@ -1,4 +1,4 @@
-import type { Node } from 'yaml';
+import { isScalar, type Node } from 'yaml';
 import { foreignKeyHints } from './foreign-keys.js';
 import { formatColumnType, isOrderedType, isTemporalType, parseColumnType, type ColumnType } from './column-type.js';
 import { COLUMN_SEVERITY_RULES, type ColumnSpec } from './model.js';
@@ -6,7 +6,9 @@ import { checkDefault } from './read-default.js';
 import { readReferences } from './read-references.js';
 import { readSeverity, undeclaredColumnRules, withoutUndeclared } from './read-severity.js';
 import { contractPatternBudget, patternProblem, type PatternBudget } from './pattern-matcher.js';
-import { parseTemporal } from './temporal.js';
+import { boundRangeProblem, type ReadBound } from './exact-bounds.js';
+import { compareOrdered, decimalFromText, ExactValue } from './exact-value.js';
+import { parseTemporalExact } from './temporal.js';
 import { describeValue, type Entries, type YamlReader } from './yaml-reader.js';
 
 export const COLUMN_KEYS = [
@@ -94,7 +96,7 @@ function readScalarList(reader: YamlReader, node: Node | null, path: string): (s
   return values.every((v) => v !== undefined) ? (values as (string | number | boolean)[]) : undefined;
 }
 
-type Rules = Pick<ColumnSpec, 'enum' | 'min' | 'max' | 'pattern' | 'minLength' | 'maxLength' | 'notInFuture'>;
+type Rules = Pick<ColumnSpec, 'enum' | 'min' | 'max' | 'exactMin' | 'exactMax' | 'pattern' | 'minLength' | 'maxLength' | 'notInFuture'>;
 
 function readRules(reader: YamlReader, entries: Entries, path: string, type: ColumnType): Rules {
   const applies = (key: string, ok: boolean, expected: string): Node | null | undefined => {
@@ -110,17 +112,20 @@ function readRules(reader: YamlReader, entries: Entries, path: string, type: Col
   const minLength = readOptional(applies('min_length', isString, 'string'), (n) => reader.number(n, `${path}.min_length`, { integer: true, min: 0 }));
   const maxLength = readOptional(applies('max_length', isString, 'string'), (n) => reader.number(n, `${path}.max_length`, { integer: true, min: 0 }));
   const ordered = isOrderedType(type);
-  const min = readOptional(applies('min', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.min`, type));
-  const max = readOptional(applies('max', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.max`, type));
+  const min = readOptional(applies('min', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.min`, type, 'min'));
+  const max = readOptional(applies('max', ordered, 'numeric, date or timestamp'), (n) => readBound(reader, n, `${path}.max`, type, 'max'));
   const notInFuture = readOptional(applies('not_in_future', isTemporalType(type), 'date or timestamp'), (n) => reader.boolean(n, `${path}.not_in_future`));
-  if (min !== undefined && max !== undefined && min > max) {
+  if (min !== undefined && max !== undefined && compareOrdered(min.exact, max.exact) > 0) {
     reader.report('min_greater_than_max', `${path}.min`, entries.get('min')?.value, 'min is greater than max');
   }
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
     reader.report('min_greater_than_max', `${path}.min_length`, entries.get('min_length')?.value, 'min_length is greater than max_length');
   }
   if (enumValues?.length === 0) reader.report('invalid_value', `${path}.enum`, entries.get('enum')?.value, 'expected at least one allowed value');
-  return { enum: enumValues, pattern, minLength, maxLength, min, max, notInFuture: notInFuture ?? false };
+  return {
+    enum: enumValues, pattern, minLength, maxLength, min: min?.value, max: max?.value, notInFuture: notInFuture ?? false,
+    ...(min?.exact instanceof ExactValue ? { exactMin: String(min.exact) } : {}), ...(max?.exact instanceof ExactValue ? { exactMax: String(max.exact) } : {}),
+  };
 }
 
 /** One budget per file read: all its patterns together are bounded, not just each one. */
@@ -145,12 +150,32 @@ export function checkPattern(reader: YamlReader, pattern: string, path: string, 
   return false;
 }
 
-/** Temporal bounds are written as ISO dates or instants and held as epoch milliseconds. */
-export function readBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): number | undefined {
-  if (!isTemporalType(type)) return reader.number(node, path);
+/**
+ * A bound exactly as written: a number's digits from the YAML source (`9007199254740993` is no
+ * double), a timestamp to the nanosecond; held as the nearest double and, where that is not the
+ * bound, as an ExactValue (see exact-bounds.ts). Temporal bounds are epoch milliseconds.
+ */
+export function readBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType, side: 'min' | 'max'): ReadBound | undefined {
+  const bound = isTemporalType(type) ? readTemporalBound(reader, node, path, type) : readNumberBound(reader, node, path, type);
+  if (bound === undefined) return undefined;
+  const problem = boundRangeProblem(bound.exact, type, side);
+  if (problem) reader.report('invalid_value', path, node, problem.message, problem.severity);
+  return problem?.severity === 'error' ? undefined : bound;
+}
+
+function readNumberBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): ReadBound | undefined {
+  const value = reader.number(node, path);
+  if (value === undefined) return undefined;
+  // Floats are compared as doubles, the bound as the double a writer's value would round to.
+  const source = isScalar(node) && typeof node.source === 'string' ? node.source : undefined;
+  const exact = type.kind === 'float32' || type.kind === 'float64' || source === undefined ? undefined : decimalFromText(source);
+  return exact === undefined ? { value, exact: value } : { value: Number(exact), exact };
+}
+
+function readTemporalBound(reader: YamlReader, node: Node | null, path: string, type: ColumnType): ReadBound | undefined {
   const text = reader.string(node, path, 'an ISO-8601 date or timestamp');
   if (text === undefined) return undefined;
-  const millis = parseTemporal(text, type.kind === 'date' ? 'date' : 'timestamp');
-  if (millis === undefined) reader.report('invalid_value', path, node, `expected an ISO-8601 ${type.kind === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp'}, found "${text}"`);
-  return millis;
+  const exact = parseTemporalExact(text, type.kind === 'date' ? 'date' : 'timestamp');
+  if (exact === undefined) reader.report('invalid_value', path, node, `expected an ISO-8601 ${type.kind === 'date' ? 'date (YYYY-MM-DD)' : 'timestamp'}, found "${text}"`);
+  return exact === undefined ? undefined : { value: Number(exact), exact };
 }

@@ -1,5 +1,6 @@
 /** ISO-8601 parsing shared by contract bounds and CSV/JSON values. Everything is epoch ms, UTC. */
 import { isTemporalType, type ColumnType } from './column-type.js';
+import { ExactValue, millisWithFraction, toExact, type Ordered } from './exact-value.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -21,6 +22,17 @@ export function parseTemporal(text: string, kind: 'date' | 'timestamp'): number 
   if (day === undefined || hour > 23 || minute > 59 || second > 59) return undefined;
   const fraction = match[7] ? Number(match[7]) * 1000 : 0;
   return day + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offsetMillis(match[8]);
+}
+
+/**
+ * parseTemporal to the nanosecond: epoch ms, or an ExactValue of ms with the digits past them
+ * (`2026-01-01T00:00:00.000000001Z`), as exact-value.ts holds values finer than a double.
+ */
+export function parseTemporalExact(text: string, kind: 'date' | 'timestamp'): number | ExactValue | undefined {
+  const fraction = kind === 'timestamp' ? /\.(\d{4,9})(?=Z|[+-]|$)/.exec(text) : null;
+  if (!fraction) return parseTemporal(text, kind);
+  const millis = parseTemporal(text.replace(fraction[0], `.${fraction[1]!.slice(0, 3)}`), kind);
+  return millis === undefined ? undefined : millisWithFraction(millis, fraction[1]!.slice(3));
 }
 
 function validDate(year: number, month: number, day: number): number | undefined {
@@ -50,8 +62,25 @@ export function isoSeconds(millis: number): string {
   return new Date(millis).toISOString().replace('.000Z', 'Z');
 }
 
-/** A min or max bound as a contract writes it: a date or timestamp for temporal columns. */
-export function formatBound(bound: number, type: ColumnType): string {
-  if (!isTemporalType(type)) return String(bound);
-  return type.kind === 'date' ? formatDate(bound) : formatTimestamp(bound);
+/** A min or max bound as a contract writes it: a date or timestamp for temporal columns, every digit of a number. */
+export function formatBound(bound: Ordered, type: ColumnType): string {
+  if (!isTemporalType(type)) return typeof bound === 'number' && Number.isInteger(bound) && !Number.isSafeInteger(bound) ? String(BigInt(bound)) : String(bound);
+  return type.kind === 'date' ? formatDate(Number(bound)) : formatInstant(bound);
+}
+
+/**
+ * A timestamp with every digit it has: `2026-01-01T00:00:00.000Z`, or past the millisecond
+ * `2026-01-01T00:00:00.000000001Z` (the fraction in groups of three digits).
+ */
+export function formatInstant(value: Ordered): string {
+  if (typeof value === 'number' && Number.isInteger(value)) return formatTimestamp(value);
+  const exact = toExact(value);
+  const unit = 10n ** BigInt(exact.scale);
+  let millis = exact.units / unit;
+  if (exact.units < 0n && millis * unit !== exact.units) millis -= 1n;
+  const iso = formatTimestamp(Number(millis));
+  if (!iso.endsWith('Z') || exact.scale === 0) return iso;
+  const sub = (exact.units - millis * unit).toString().padStart(exact.scale, '0');
+  const digits = sub.padEnd(Math.ceil(sub.length / 3) * 3, '0');
+  return `${iso.slice(0, -1)}${digits}Z`;
 }

@@ -1,3 +1,5 @@
+import { NumberText } from './json-text.js';
+
 /**
  * Numbers as exports print them. The contract holds bounds as doubles, and the engine compares
  * values with exactly those doubles; past 2^53 every double is an integer, and JavaScript's
@@ -35,4 +37,17 @@ export function withExactBounds<T extends { type: string; min?: unknown; max?: u
   const range = column.type === 'int64' ? INT64_RANGE : column.type === 'int32' ? INT32_RANGE : undefined;
   const exact = (value: unknown) => (typeof value !== 'number' ? value : range ? integerBound(value, range) : exactNumber(value));
   return { ...column, ...(column.min === undefined ? {} : { min: exact(column.min) }), ...(column.max === undefined ? {} : { max: exact(column.max) }) };
+}
+
+/**
+ * A number bound's exact digits where the contract wrote more than its double holds
+ * (ColumnSpec.exactMin/exactMax, which the gate compares with): an integer as a bigint within
+ * `range`, a decimal as its digits; undefined where the double is the bound.
+ */
+export function exactDigits(column: { exactMin?: string; exactMax?: string }, side: 'min' | 'max', range?: { min: bigint; max: bigint }): bigint | NumberText | undefined {
+  const text = side === 'min' ? column.exactMin : column.exactMax;
+  if (text === undefined) return undefined;
+  if (!/^-?\d+$/.test(text)) return new NumberText(text);
+  const exact = BigInt(text);
+  return range === undefined ? exact : exact < range.min ? range.min : exact > range.max ? range.max : exact;
 }

@@ -1,6 +1,6 @@
 import { formatColumnType, isTemporalType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
-import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
 import type { JsonSchema } from './json-schema.js';
 import { valueSchema, type Branch, type Checks, type ValueSchema } from './json-value-schema.js';
 import { formatBound, referencePinNote, weighedRuleNotes } from './rule-notes.js';
@@ -91,8 +91,8 @@ function contractTerms(column: ColumnSpec, checks: Checks, value: ValueSchema): 
   if (column.required && !checks('required')) terms.required = true;
   if (column.requiredWhen && !checks('required_when')) terms.required_when = { column: column.requiredWhen.column, in: [...column.requiredWhen.in] };
   if (column.enum && unasserted('enum')) terms.enum = [...column.enum];
-  if (column.min !== undefined) terms.min = bound(column.min);
-  if (column.max !== undefined) terms.max = bound(column.max);
+  if (column.min !== undefined) terms.min = (isTemporalType(column.type) ? undefined : exactDigits(column, 'min', range)) ?? bound(column.min);
+  if (column.max !== undefined) terms.max = (isTemporalType(column.type) ? undefined : exactDigits(column, 'max', range)) ?? bound(column.max);
   if (column.pattern !== undefined && unasserted('pattern')) terms.pattern = column.pattern;
   if (column.minLength !== undefined && unasserted('length')) terms.min_length = column.minLength;
   if (column.maxLength !== undefined && unasserted('length')) terms.max_length = column.maxLength;

@@ -1,6 +1,6 @@
 import { formatColumnType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
-import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
 import type { JsonBound, Keywords } from './json-schema.js';
 import { NumberText } from './json-text.js';
 import { DATE_PATTERN, decimalLimitText, decimalTextPattern, INSTANT_PATTERN, int64TextPattern, nonFinitePattern, WALL_CLOCK_PATTERN, type NonFinite } from './json-value-patterns.js';
@@ -62,7 +62,7 @@ function stringRules(column: ColumnSpec, checks: Checks, typed: boolean): Keywor
 /** The contract's bounds that are errors, narrowed to what the type can hold. */
 function bounds(column: ColumnSpec, checks: Checks, range?: { min: bigint; max: bigint }): { minimum?: JsonBound; maximum?: JsonBound } {
   const at = (value: number | undefined, rule: 'min' | 'max', limit: bigint | undefined): JsonBound | undefined => {
-    if (value !== undefined && checks(rule)) return range ? integerBound(value, range) : value;
+    if (value !== undefined && checks(rule)) return exactDigits(column, rule, range) ?? (range ? integerBound(value, range) : value);
     return limit;
   };
   const minimum = at(column.min, 'min', range?.min);

@@ -1,5 +1,5 @@
 import type { ColumnDecoder } from 'hyparquet/src/types.js';
-import { convert } from 'hyparquet/src/convert.js';
+import { convert } from './exact-decimals.js';
 import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
 import { hashByteRange } from '../checks/key-hash.js';
 import { deltaDeclaredCount, deltaUnpack32 } from './delta-binary.js';

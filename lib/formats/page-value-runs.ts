@@ -1,6 +1,6 @@
 import type { DecodedArray, ParquetType } from 'hyparquet';
 import type { ColumnDecoder } from 'hyparquet/src/types.js';
-import { convert } from 'hyparquet/src/convert.js';
+import { convert } from './exact-decimals.js';
 import { readPlain } from 'hyparquet/src/plain.js';
 import type { ByteWindow } from './byte-window.js';
 import { hashByteRange } from '../checks/key-hash.js';

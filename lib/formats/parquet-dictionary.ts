@@ -1,6 +1,6 @@
 import type { ColumnChunk, FileMetaData } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
-import { convert } from 'hyparquet/src/convert.js';
+import { convert } from './exact-decimals.js';
 import type { ByteSource } from './byte-source.js';
 import { columnDecoder } from './column-decoder.js';
 import { guardedCompressors } from './guarded-codecs.js';

@@ -2,6 +2,7 @@ import { GateError } from '../errors.js';
 import { parquetRead, type ColumnData, type ColumnMetaData, type Compressors, type FileMetaData } from 'hyparquet';
 import type { ByteSource } from './byte-source.js';
 import { NUMERIC_TIME } from './column-decoder.js';
+import { decimalValues, isDecimal, rawDecimalMetadata } from './exact-decimals.js';
 import { guardedCompressors } from './guarded-codecs.js';
 import { checkChunkPages, type ChunkToCheck, type DeferredCheck } from './page-checks.js';
 import { reason, type ParquetFileInfo } from './parquet-footer.js';
@@ -34,7 +35,7 @@ export async function readGroup(file: ByteSource, info: ParquetFileInfo, columns
       const decode = columns.filter((name) => !hashes.has(name));
       if (decode.length > 0) {
         await parquetRead({
-          file: source, metadata: info.metadata, columns: decode, rowStart, rowEnd: rowStart + rowCount,
+          file: source, metadata: rawDecimalMetadata(info.metadata), columns: decode, rowStart, rowEnd: rowStart + rowCount,
           compressors, parsers: NUMERIC_TIME, utf8: false,
           onChunk: (chunk) => pieces.get(chunk.columnName)?.push(chunk),
         });
@@ -45,8 +46,14 @@ export async function readGroup(file: ByteSource, info: ParquetFileInfo, columns
     }
   }
   const values = new Map<string, ArrayLike<unknown>>();
-  for (const [name, data] of pieces) if (!hashes.has(name)) values.set(name, assemble(name, data, rowStart, rowCount));
+  for (const [name, data] of pieces) if (!hashes.has(name)) values.set(name, exactDecimals(info, name, assemble(name, data, rowStart, rowCount)));
   return { group, rowStart, rowCount, columns: values, ...(hashes.size > 0 ? { hashes } : {}) };
+}
+
+/** A decimal column hyparquet left unscaled (rawDecimalMetadata), as exact values. */
+function exactDecimals(info: ParquetFileInfo, name: string, values: ArrayLike<unknown>): ArrayLike<unknown> {
+  const element = info.elements.get(name);
+  return element && isDecimal(element) ? decimalValues(values, element.scale ?? 0) : values;
 }
 
 /** Key columns hashed from their pages; one whose pages this cannot read stays for hyparquet. */

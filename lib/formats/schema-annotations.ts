@@ -13,6 +13,7 @@ export function fillConvertedTypes(schema: SchemaElement[]): void {
     const implied = impliedConvertedType(element);
     if (!implied) continue;
     element.converted_type = implied;
+    if (implied === 'DECIMAL') filledDecimals.add(element);
     const logical = element.logical_type;
     if (logical?.type === 'DECIMAL') {
       element.precision = logical.precision;
@@ -20,6 +21,12 @@ export function fillConvertedTypes(schema: SchemaElement[]): void {
     }
   }
 }
+
+/**
+ * Decimal leaves annotated by LogicalType alone: the footer's statistics of these were read
+ * before the converted type was filled in, so they are unscaled integers, not values.
+ */
+export const filledDecimals = new WeakSet<SchemaElement>();
 
 function impliedConvertedType(element: SchemaElement): ConvertedType | undefined {
   const logical = element.logical_type?.type;

@@ -5,6 +5,7 @@ import { decompressPage } from 'hyparquet/src/datapage.js';
 import { hashValue } from '../checks/key-hash.js';
 import { wholeWindow, type ByteWindow } from './byte-window.js';
 import { deltaReadable, deltaRun } from './delta-value-runs.js';
+import { decimalValues, isDecimal, rawDecimalElement } from './exact-decimals.js';
 import { hashRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
 import { RleCursor } from './rle-cursor.js';
 import { UnreadableError } from './table-file.js';
@@ -163,10 +164,22 @@ export function levelBytesV1(prefix: Uint8Array, pageBytes: number): number {
   return length;
 }
 
+/**
+ * The page's values as hyparquet decodes them, but a decimal's exactly (exact-decimals.ts):
+ * hyparquet leaves the unscaled integers of a decimal it is not told of, and entries looked up
+ * in the dictionary are converted already.
+ */
+function wholeValues(reader: { view: DataView; offset: number }, header: PageHeader, decoder: ColumnDecoder, dictionary: DecodedArray | undefined): DecodedArray {
+  if (!isDecimal(decoder.element)) return readPage(reader, header, decoder, dictionary, undefined, 0).data ?? [];
+  const raw = readPage(reader, header, { ...decoder, element: rawDecimalElement(decoder.element) }, dictionary, undefined, 0).data ?? [];
+  const encoding = header.data_page_header?.encoding ?? header.data_page_header_v2?.encoding ?? '';
+  return encoding.endsWith('_DICTIONARY') && dictionary ? raw : decimalValues(raw, decoder.element.scale ?? 0);
+}
+
 /** hyparquet decodes the page whole (nulls in place); runs are cut from that. */
 function wholePage(header: PageHeader, data: Uint8Array, decoder: ColumnDecoder, dictionary: DecodedArray | undefined, hashed: boolean): SlicedPage {
   const reader = { view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: 0 };
-  const values = readPage(reader, header, decoder, dictionary, undefined, 0).data ?? [];
+  const values = wholeValues(reader, header, decoder, dictionary);
   const decoded = hashed ? Float64Array.from(values, (value) => (value === null || value === undefined ? NaN : hashValue(value))) : values;
   let at = 0;
   return {

@@ -107,8 +107,11 @@ export class TimestampBytes {
           value = value * 10 + digit;
         }
         if (digits === 0 || digits > 9) return false;
-        // As Number('.0216') * 1000: the digits over an exact power of ten are that correctly rounded number.
-        fraction = (value / POWERS_OF_TEN[digits]!) * 1000;
+        // Whole milliseconds, as text-timestamps.ts reads them; digits past them that are not all
+        // zeros make a value finer than a double holds, which the text rules keep exactly.
+        if (digits <= 3) fraction = value * POWERS_OF_TEN[3 - digits]!;
+        else if (value % POWERS_OF_TEN[digits - 3]! === 0) fraction = value / POWERS_OF_TEN[digits - 3]!;
+        else return false;
       }
     }
     const hour = h1 * 10 + h0;

@@ -1,5 +1,6 @@
+import { coerceFor, INVALID } from '../checks/coerce-value.js';
 import type { ColumnType } from '../contract/column-type.js';
-import { FALSE, NUMBER, STRING, TRUE } from './json-object-bytes.js';
+import { FALSE, jsonValue, NUMBER, STRING, TRUE } from './json-object-bytes.js';
 import { NumberValues, ObjectValues, type ParsedValues } from './text-parsed-values.js';
 import { booleanAt, decimalFits, integerAt, PlainDecimal } from './text-number-bytes.js';
 import { InternedText } from './text-interning.js';
@@ -64,13 +65,29 @@ class DecimalValues extends NumberValues {
   /** A JSON number is checked as the text of the double it parses to (coerce-value.ts), and String(-0) is `0`. */
   private readonly unsignedZero: boolean;
 
+  private readonly asWritten: (text: unknown) => unknown;
+
   constructor(private readonly type: Extract<ColumnType, { kind: 'decimal' }>, batchRows: number, source: Source) {
     super(type, batchRows, source);
+    this.asWritten = coerceFor('text', type);
     this.unsignedZero = source === 'dynamic';
   }
 
   protected readsJson(kind: number): boolean {
     return kind === NUMBER;
+  }
+
+  /**
+   * A JSON number past 15 digits is read as written where that fits the type (DuckDB writes
+   * DECIMAL(38,10) so): parsed to a double first, it would be another number. One that does not
+   * fit (pandas writes 9999999999.99 as 9999999999.9899997711) is the JSON number a reader sees.
+   */
+  override takeJson(b: Buffer, kind: number, start: number, end: number, ascii: boolean): void {
+    if (kind !== NUMBER) return super.takeJson(b, kind, start, end, ascii);
+    if (this.read(b, start, end)) return;
+    const written = this.asWritten(b.toString('latin1', start, end));
+    if (written === INVALID || written === null) this.byRules(jsonValue(b, kind, start, end, ascii));
+    else this.store(written);
   }
 
   protected read(b: Buffer, start: number, end: number): boolean {

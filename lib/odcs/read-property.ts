@@ -62,6 +62,7 @@ export function readProperty(reader: YamlReader, node: Node | null, path: string
   const column: ColumnSpec = {
     name, type: mapping.type, typeText: mapping.typeText, required: required || rules.required, unique: unique || rules.unique, description,
     enum: rules.enum, pattern: rules.pattern, minLength: options.minLength, maxLength: options.maxLength, min: options.min, max: options.max, ...extras,
+    ...(options.exactMin === undefined ? {} : { exactMin: options.exactMin }), ...(options.exactMax === undefined ? {} : { exactMax: options.exactMax }),
     ...(references ? { references } : {}),
   };
   const severity = readColumnSeverity(reader, custom, quality, { required, unique, pattern: options.pattern !== undefined }, column, primaryKey !== undefined);

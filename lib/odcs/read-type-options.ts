@@ -1,6 +1,7 @@
 import type { Node } from 'yaml';
 import { isOrderedType, isTemporalType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec } from '../contract/model.js';
+import { ExactValue } from '../contract/exact-value.js';
 import { readBound, readPattern } from '../contract/read-column.js';
 import { MILLIS_PER_DAY } from '../contract/temporal.js';
 import { describeValue, type YamlReader } from '../contract/yaml-reader.js';
@@ -9,7 +10,7 @@ import { odcsEntries } from './odcs-nodes.js';
 import { notEnforced } from './odcs-warnings.js';
 import { max as greatest, min as least } from './read-object-quality.js';
 
-export type OptionRules = Pick<ColumnSpec, 'min' | 'max' | 'pattern' | 'minLength' | 'maxLength'>;
+export type OptionRules = Pick<ColumnSpec, 'min' | 'max' | 'exactMin' | 'exactMax' | 'pattern' | 'minLength' | 'maxLength'>;
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const ALL_OPTIONS = [...new Set(Object.values(TYPE_OPTION_KEYS).flat())];
@@ -39,9 +40,12 @@ export function readTypeOptions(reader: YamlReader, node: Node | null, path: str
   const minLength = read('minLength', isString, 'string', length);
   const maxLength = read('maxLength', isString, 'string', length);
   const pattern = read('pattern', isString, 'string', (o) => readPattern(reader, o.node, o.path));
-  const bound = (o: Option) => readBound(reader, o.node, o.path, type);
-  const min = greatest(read('minimum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMinimum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, 1)));
-  const max = least(read('maximum', ordered, 'numeric, date or timestamp', bound), read('exclusiveMaximum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, -1)));
+  const bound = (o: Option) => readBound(reader, o.node, o.path, type, o.key === 'minimum' ? 'min' : 'max');
+  const [minimum, maximum] = [read('minimum', ordered, 'numeric, date or timestamp', bound), read('maximum', ordered, 'numeric, date or timestamp', bound)];
+  const min = greatest(minimum?.value, read('exclusiveMinimum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, 1)));
+  const max = least(maximum?.value, read('exclusiveMaximum', ordered, 'numeric, date or timestamp', (o) => exclusive(reader, o, type, -1)));
+  // The exact bound (exact-bounds.ts) where the inclusive one is the bound kept.
+  const exact = (read: typeof minimum, kept: number | undefined, key: 'exactMin' | 'exactMax') => (read?.exact instanceof ExactValue && read.value === kept ? { [key]: String(read.exact) } : {});
   if (min !== undefined && max !== undefined && min > max) reader.report('min_greater_than_max', `${path}.minimum`, node, 'the minimum is greater than the maximum');
   if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) reader.report('min_greater_than_max', `${path}.minLength`, node, 'minLength is greater than maxLength');
   const format = entries.has('format') ? readFormat(reader, at('format'), type, pattern) : undefined;
@@ -49,7 +53,7 @@ export function readTypeOptions(reader: YamlReader, node: Node | null, path: str
     if (entries.has(key)) notEnforced(reader, `${path}.${key}`, entries.get(key)?.key, `logicalTypeOptions.${key}`);
   }
   if (entries.has('defaultTimezone')) checkDefaultTimezone(reader, at('defaultTimezone'), type);
-  return { min, max, pattern: pattern ?? format, minLength, maxLength };
+  return { min, max, ...exact(minimum, min, 'exactMin'), ...exact(maximum, max, 'exactMax'), pattern: pattern ?? format, minLength, maxLength };
 }
 
 interface Option {
@@ -63,7 +67,7 @@ interface Option {
  * decimals of a fixed scale and dates step by one unit. Floats and timestamps have no next value.
  */
 function exclusive(reader: YamlReader, option: Option, type: ColumnType, direction: 1 | -1): number | undefined {
-  const bound = readBound(reader, option.node, option.path, type);
+  const bound = readBound(reader, option.node, option.path, type, direction === 1 ? 'min' : 'max')?.value;
   if (bound === undefined) return undefined;
   const step = type.kind === 'int32' || type.kind === 'int64' ? 1 : type.kind === 'date' ? MILLIS_PER_DAY : type.kind === 'decimal' ? 10 ** -type.scale : undefined;
   if (step === undefined) {

@@ -1,7 +1,7 @@
 import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
-import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from '../export/exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from '../export/exact-number.js';
 import { CUSTOM_PREFIX } from './custom-properties.js';
 import { columnSeverity, odcsSeverity, relationship, rowCountRules } from './to-odcs-rules.js';
 
@@ -68,8 +68,8 @@ function typeOptions(column: ColumnSpec): Json {
   const options: Json = {
     format: width ?? (type.kind === 'binary' ? 'binary' : undefined),
     timezone: type.kind === 'timestamp' ? true : type.kind === 'timestamp_ntz' ? false : undefined,
-    minimum: bound(column.min),
-    maximum: bound(column.max),
+    minimum: integerDigits(column, 'min') ?? bound(column.min),
+    maximum: integerDigits(column, 'max') ?? bound(column.max),
     pattern: column.pattern,
     minLength: column.minLength,
     maxLength: column.maxLength,
@@ -84,6 +84,13 @@ function typeOptions(column: ColumnSpec): Json {
 function exactBound(type: ColumnType, value: number): number | bigint {
   if (type.kind === 'int32') return integerBound(value, INT32_RANGE);
   return type.kind === 'int64' ? integerBound(value, INT64_RANGE) : exactNumber(value);
+}
+
+/** An integer bound's exact digits past 2^53 (exact-number.ts); decimals keep their double here. */
+function integerDigits(column: ColumnSpec, side: 'min' | 'max'): bigint | undefined {
+  const range = column.type.kind === 'int32' ? INT32_RANGE : column.type.kind === 'int64' ? INT64_RANGE : undefined;
+  const exact = range && exactDigits(column, side, range);
+  return typeof exact === 'bigint' ? exact : undefined;
 }
 
 /** A wall-clock bound is written without an offset; it is read back as UTC, as it was held. */

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { coerceFor, INVALID } from '../../lib/checks/coerce-value.js';
 import { hashValue } from '../../lib/checks/key-hash.js';
 import { parseColumnType, type ColumnType } from '../../lib/contract/column-type.js';
+import { ExactValue } from '../../lib/contract/exact-value.js';
 import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { openCsvFile, type CsvOptions } from '../../lib/formats/csv-file.js';
 import type { ColumnBatch, UnreadableRow } from '../../lib/formats/table-file.js';
@@ -61,6 +62,11 @@ export async function parsedRead(bytes: Uint8Array, types: Record<string, string
   return outcome;
 }
 
+/** Object.is, and ExactValues (exact-value.ts) by value: each read makes its own. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Object.is(a, b) || (a instanceof ExactValue && b instanceof ExactValue && String(a) === String(b));
+}
+
 /** Asserts a parsed read agrees with the reference, value for value (Object.is: -0 is not 0). */
 export function expectSameOutcome(actual: ReadOutcome, reference: ReadOutcome, hashed: readonly string[] = []): void {
   expect(actual.unreadable).toEqual(reference.unreadable);
@@ -71,7 +77,7 @@ export function expectSameOutcome(actual: ReadOutcome, reference: ReadOutcome, h
     }
     const values = actual.values[name]!;
     expect(values.length, `rows of ${name}`).toBe(expected.length);
-    const differing = expected.flatMap((value, row) => (Object.is(value, values[row]) ? [] : [{ row, expected: String(value), actual: String(values[row]) }]));
+    const differing = expected.flatMap((value, row) => (sameValue(value, values[row]) ? [] : [{ row, expected: String(value), actual: String(values[row]) }]));
     expect(differing.slice(0, 5), `values of ${name}`).toEqual([]);
     expect(actual.unparsed[name], `unparsed fields of ${name}`).toEqual(reference.unparsed[name]);
   }

@@ -1,3 +1,4 @@
+import { ExactValue } from '../../lib/contract/exact-value.js';
 import { coerceFor } from '../../lib/checks/coerce-value.js';
 import { parseColumnType } from '../../lib/contract/column-type.js';
 import type { Contract } from '../../lib/contract/model.js';
@@ -86,8 +87,11 @@ export async function readBack(bytes: Uint8Array, format: 'csv' | 'jsonl'): Prom
   }));
 }
 
+/** Temporal values as whole microseconds: ms numbers, and ExactValues (exact-value.ts) of a time finer than a double holds. */
 function comparable(type: string, value: unknown): unknown {
-  return typeof value === 'number' && (type === 'date' || type.startsWith('timestamp')) ? Math.round(value * 1000) : value;
+  const temporal = type === 'date' || type.startsWith('timestamp');
+  if (temporal && value instanceof ExactValue && value.scale <= 3) return Number(value.units * 10n ** BigInt(3 - value.scale));
+  return typeof value === 'number' && temporal ? Math.round(value * 1000) : value;
 }
 
 /** Expected columns with some values replaced, for what a writer is known to write differently. */

@@ -91,8 +91,8 @@ describe('native → ODCS → native with bounds past 2^53', () => {
     const odcs = exportOdcs(original);
     expect(odcs).toContain('minimum: -9223372036854775808');
     expect(odcs).toContain('maximum: 9223372036854775807');
-    // The loader holds 9007199254740993 as the double 9007199254740992, the bound the gate compares with.
-    expect(odcs).toContain('maximum: 9007199254740992');
+    // The loader keeps 9007199254740993 to its last digit, the bound the gate compares with.
+    expect(odcs).toContain('maximum: 9007199254740993');
     expect(odcs).not.toContain('9223372036854776000');
     expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
   });
