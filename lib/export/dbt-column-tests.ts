@@ -1,7 +1,7 @@
 import { isTemporalType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec, RowTolerance } from '../contract/model.js';
 import { formatDate, formatTimestamp } from '../contract/temporal.js';
-import { exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
 
 /** A test by name, or `{ name: { ...arguments, config } }`. */
 export type DbtTest = string | Record<string, unknown>;
@@ -52,7 +52,7 @@ function rangeTests(column: ColumnSpec, weight: (rule: ColumnSeverityRule) => Te
   const { min, max } = column;
   if (min === undefined && max === undefined) return [];
   const range = (args: Record<string, unknown>, rule: 'min' | 'max') => test('dbt_utils.accepted_range', args, weight(rule));
-  const [low, high] = [min === undefined ? {} : { min_value: boundValue(column, min) }, max === undefined ? {} : { max_value: boundValue(column, max) }];
+  const [low, high] = [min === undefined ? {} : { min_value: boundValue(column, min, 'min') }, max === undefined ? {} : { max_value: boundValue(column, max, 'max') }];
   if (min !== undefined && max !== undefined && weight('min').warn !== weight('max').warn) return [range(low, 'min'), range(high, 'max')];
   return [range({ ...low, ...high }, min === undefined ? 'max' : 'min')];
 }
@@ -61,9 +61,13 @@ function rangeTests(column: ColumnSpec, weight: (rule: ColumnSeverityRule) => Te
  * A bound as accepted_range compares it: a number (an int64 exactly, see exact-number.ts), or
  * for dates and timestamps an ISO string literal, which each warehouse casts to the column's type.
  */
-export function boundValue(column: ColumnSpec, value: number): number | bigint | string {
+export function boundValue(column: ColumnSpec, value: number, side: 'min' | 'max'): number | bigint | string {
   const { type } = column;
-  if (type.kind === 'int32' || type.kind === 'int64') return integerBound(value, type.kind === 'int32' ? INT32_RANGE : INT64_RANGE);
+  if (type.kind === 'int32' || type.kind === 'int64') {
+    const range = type.kind === 'int32' ? INT32_RANGE : INT64_RANGE;
+    const exact = exactDigits(column, side, range);
+    return typeof exact === 'bigint' ? exact : integerBound(value, range);
+  }
   if (!isTemporalType(type)) return exactNumber(value);
   const text = type.kind === 'date' ? formatDate(value) : formatTimestamp(value).replace(/\.000Z$/, 'Z');
   return `'${type.kind === 'timestamp_ntz' ? text.replace(/Z$/, '') : text}'`;

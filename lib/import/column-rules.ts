@@ -26,7 +26,7 @@ export class ColumnRules {
     else this.refuse(key, node, `allowed values [${values.join(', ')}]: enum applies to string columns`);
   }
 
-  bound(which: 'min' | 'max', value: number | string, key: string, node: Node | null | undefined): void {
+  bound(which: 'min' | 'max', value: number | bigint | string, key: string, node: Node | null | undefined): void {
     const type = parseColumnType(this.column.type);
     if (type && isOrderedType(type)) this.column[which] = value;
     else this.refuse(key, node, `${which} ${value}: bounds apply to numeric, date or timestamp columns`);

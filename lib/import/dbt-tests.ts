@@ -117,7 +117,8 @@ function bounds(nodes: SourceNodes, log: ImportLog, rules: ColumnRules, column: 
   for (const [key, which] of [['min_value', 'min'], ['max_value', 'max']] as const) {
     const node = nodes.child(test.args, key);
     if (node === undefined) continue;
-    const value = nodes.number(node) ?? literal(nodes.text(node));
+    const exact = nodes.bound(node);
+    const value = typeof exact === 'string' ? literal(exact) : exact;
     if (value === undefined) {
       log.notEnforced(`${test.path}.${key}`, node, { column: index }, `${test.name} ${key} ${node?.toString() ?? ''} on ${column.name} (a bound is a number or a quoted date or timestamp)`);
       continue;

@@ -10,8 +10,8 @@ export interface DraftColumn {
   required?: boolean;
   required_when?: { column: string; in: (string | number | boolean)[] };
   enum?: (string | number)[];
-  min?: number | string;
-  max?: number | string;
+  min?: number | bigint | string;
+  max?: number | bigint | string;
   pattern?: string;
   min_length?: number;
   max_length?: number;

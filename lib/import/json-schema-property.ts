@@ -56,11 +56,14 @@ export function readKeywords(c: ImportContext, schema: Node | null | undefined, 
 function readKeyword(c: ImportContext, rules: ColumnRules, key: string, node: Node | null | undefined, path: string, column: DraftColumn, index: number): void {
   const { nodes, log } = c;
   const number = nodes.number(node);
+  const exact = nodes.bound(node);
   const text = nodes.text(node);
-  if ((key === 'minimum' || key === 'maximum') && number !== undefined) rules.bound(key === 'minimum' ? 'min' : 'max', number, path, node);
+  if ((key === 'minimum' || key === 'maximum') && number !== undefined) rules.bound(key === 'minimum' ? 'min' : 'max', exact!, path, node);
   else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && number !== undefined && /^int/.test(column.type)) {
     // Whole numbers step by one: an exclusive bound is the inclusive one next to it.
-    rules.bound(key === 'exclusiveMinimum' ? 'min' : 'max', key === 'exclusiveMinimum' ? number + 1 : number - 1, path, node);
+    const lower = key === 'exclusiveMinimum';
+    const inclusive = typeof exact === 'bigint' ? exact + (lower ? 1n : -1n) : number + (lower ? 1 : -1);
+    rules.bound(lower ? 'min' : 'max', inclusive, path, node);
   } else if (key === 'pattern' && text !== undefined) rules.pattern(text, path, node);
   else if ((key === 'minLength' || key === 'maxLength') && number !== undefined) rules.length(key === 'minLength' ? 'min_length' : 'max_length', number, path, node);
   else log.notEnforced(path, node, { column: index }, `${column.name} ${key}: ${node?.toString() ?? ''}`);

@@ -69,7 +69,7 @@ function readTerms(c: ImportContext, rules: ColumnRules, column: DraftColumn, te
   if (minLength !== undefined) rules.length('min_length', minLength, `${path}.min_length`, at('min_length'));
   if (maxLength !== undefined) rules.length('max_length', maxLength, `${path}.max_length`, at('max_length'));
   for (const which of ['min', 'max'] as const) {
-    const bound = nodes.number(at(which)) ?? nodes.text(at(which));
+    const bound = nodes.bound(at(which));
     if (bound !== undefined) rules.bound(which, bound, `${path}.${which}`, at(which));
   }
   if (nodes.value(at('unique')) === true) column.unique = true;

@@ -37,7 +37,7 @@ const enumKey: Handler = (c) => {
 const bound = (which: 'min' | 'max'): Handler => (c) => {
   // `"max": None` (Python) or `max: null`: the source says there is no bound.
   if (c.nodes.value(c.value) === null || c.nodes.text(c.value) === 'None') return;
-  const value = c.nodes.number(c.value) ?? c.nodes.text(c.value);
+  const value = c.nodes.bound(c.value);
   if (value === undefined) c.log.error(`${c.path}.${c.key}`, c.value, `expected a number or an ISO date for ${c.key}`);
   else c.rules.bound(which, value, c.key, c.value);
 };

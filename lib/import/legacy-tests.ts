@@ -79,7 +79,7 @@ function readValues(c: TestContext, { name, argument, item, path }: Test): void 
 }
 
 function readBound(c: TestContext, { name, argument, item, path }: Test, which: 'min' | 'max'): void {
-  const value = c.nodes.number(argument) ?? c.nodes.text(argument);
+  const value = c.nodes.bound(argument);
   if (value === undefined) c.log.error(path, item, `${name} needs its bound: write { ${name}: 0 }`);
   else c.rules.bound(which, value, path, item);
 }

@@ -53,6 +53,18 @@ export class SourceNodes {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   }
 
+  /**
+   * A bound as written: a whole number past 2^53 as a bigint from its digits (a double would round
+   * 9007199254740993 to …992), another number as itself, else the text (a date).
+   */
+  bound(node: Node | null | undefined): number | bigint | string | undefined {
+    const number = this.number(node);
+    if (number === undefined) return this.text(node);
+    const resolved = this.reader.resolve(node);
+    const source = resolved && isScalar(resolved) && typeof resolved.source === 'string' ? resolved.source.trim() : '';
+    return !Number.isSafeInteger(number) && /^[+-]?\d+$/.test(source) ? BigInt(source) : number;
+  }
+
   items(node: Node | null | undefined): (Node | null)[] {
     const seq = this.reader.resolve(node);
     return seq && isSeq(seq) ? seq.items.map((item) => this.reader.resolve(item as Node | null)) : [];

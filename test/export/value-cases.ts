@@ -59,8 +59,9 @@ function stringValues(column: ColumnSpec): Values {
 
 function integerValues(column: ColumnSpec, bits: bigint): Values {
   const limit = 2n ** (bits - 1n);
-  const low = column.min === undefined ? -limit : BigInt(Math.max(column.min, Number(-limit)));
-  const high = column.max === undefined ? limit - 1n : bigMin(BigInt(column.max), limit - 1n);
+  // The exact bound where the contract's text is not a double (9007199254740993).
+  const low = column.min === undefined ? -limit : bigMax(BigInt(column.exactMin ?? column.min), -limit);
+  const high = column.max === undefined ? limit - 1n : bigMin(BigInt(column.exactMax ?? column.max), limit - 1n);
   const some = low > 0n ? low : high < 0n ? high : 0n;
   const good: [string, CaseValue][] = [['a whole number', int(some)], ['the least value', int(low)], ['the greatest value', int(high)], ['a whole number written as a float', float(Number(some) + 1)]];
   const bad: Values['bad'] = [['a fraction', float(1.5), 'type', true], ['a digit string', str('42'), 'type', true]];
@@ -74,6 +75,10 @@ function integerValues(column: ColumnSpec, bits: bigint): Values {
   if (bits === 64n && column.min !== undefined) bad.push(['a digit string below the least value', str(String(low - 1n)), low - 1n < -limit ? 'type' : 'min', low === 0n]);
   if (bits === 64n && column.max === undefined) bad.push(['2^63, past int64', int(limit), 'type', true]);
   return { good, bad };
+}
+
+function bigMax(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 function bigMin(a: bigint, b: bigint): bigint {
