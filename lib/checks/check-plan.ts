@@ -1,4 +1,5 @@
 import type { ColumnReference, ColumnSpec, Contract, DataFormat, RowTolerance, VolumeVsHistory } from '../contract/model.js';
+import type { CsvDialect } from '../contract/csv-dialect.js';
 import { formatTimestamp } from '../contract/temporal.js';
 import { judgedAt } from '../sla/partition-due.js';
 import { coerceFor } from './coerce-value.js';
@@ -21,6 +22,8 @@ export interface CheckPlan {
    */
   readonly judgedAt: JudgedAt;
   readonly format: DataFormat;
+  /** How the contract says its CSV files are written (`produces.csv`), where it says. */
+  readonly csv?: CsvDialect;
   readonly columns: readonly ColumnPlan[];
   readonly extraColumns: 'allow' | 'warn' | 'reject';
   readonly grain: readonly string[];
@@ -65,6 +68,7 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
     now,
     judgedAt: judged,
     format: contract.produces.format,
+    ...(contract.produces.csv ? { csv: contract.produces.csv } : {}),
     columns: contract.schema.columns.map((spec) => ({
       spec,
       mustHaveValue: spec.required || grain.includes(spec.name),
@@ -84,4 +88,9 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
     ...(contract.onViolation ? { tolerance: contract.onViolation } : {}),
     severityOf: severityOf(contract),
   };
+}
+
+/** What a reader of the plan's text files needs of the contract: the CSV dialect and the columns in order. */
+export function textLayout(plan: CheckPlan): { readonly csv?: CsvDialect; readonly columns: readonly string[] } {
+  return { ...(plan.csv ? { csv: plan.csv } : {}), columns: plan.columns.map((c) => c.spec.name) };
 }
