@@ -10,12 +10,21 @@ import { UnreadableError } from './table-file.js';
 export async function* utf8Chunks(chunks: AsyncGenerator<Uint8Array>, encoding: CsvEncoding): AsyncGenerator<Uint8Array> {
   if (encoding === 'utf-8') return yield* checkedUtf8(chunks);
   let decoder: TextDecoder | undefined;
+  // utf-16 looks for its byte order mark in the first two bytes, which a tiny chunk may split.
+  let held = new Uint8Array(0);
   try {
     for await (const chunk of chunks) {
-      decoder ??= decoderFor(encoding, chunk);
-      yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
+      if (decoder === undefined && held.length + chunk.length < 2) {
+        held = Buffer.concat([held, chunk]);
+        continue;
+      }
+      const bytes = held.length > 0 ? Buffer.concat([held, chunk]) : chunk;
+      held = new Uint8Array(0);
+      decoder ??= decoderFor(encoding, bytes);
+      yield Buffer.from(decoder.decode(bytes, { stream: true }), 'utf8');
     }
-    if (decoder) yield Buffer.from(decoder.decode(), 'utf8');
+    decoder ??= held.length > 0 ? decoderFor(encoding, held) : undefined;
+    if (decoder) yield Buffer.from(decoder.decode(held.length > 0 ? held : undefined), 'utf8');
   } catch (error) {
     if (error instanceof TypeError) throw new UnreadableError(`the file is not valid ${encoding} (${error.message}), as produces.csv.encoding says it is`, { cause: error });
     throw error;
