@@ -41,12 +41,14 @@ export async function* unzstdChunks(compressed: AsyncIterable<Uint8Array>, chunk
         const block = blockHeader(input, frame.window);
         last = block.last;
         if (!(await input.has(3 + block.bytes))) throw truncated();
-        decoder.push(input.take(3 + block.bytes));
+        // fzstd holds back fewer than 18 bytes until told they are all: a small frame's last push says so.
+        decoder.push(input.take(3 + block.bytes), last && !frame.checksum);
         yield* emit();
       }
       if (frame.checksum) {
         if (!(await input.has(4))) throw truncated();
-        decoder.push(input.take(4));
+        decoder.push(input.take(4), true);
+        yield* emit();
       }
     }
     if (!input.done) throw truncated();
