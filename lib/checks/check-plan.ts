@@ -1,5 +1,5 @@
 import type { ColumnReference, ColumnSpec, Contract, DataFormat, RowTolerance, VolumeVsHistory } from '../contract/model.js';
-import type { CsvDialect } from '../contract/csv-dialect.js';
+import { DEFAULT_CSV_DIALECT, dialectDifferences, type CsvDialect } from '../contract/csv-dialect.js';
 import { formatTimestamp } from '../contract/temporal.js';
 import { judgedAt } from '../sla/partition-due.js';
 import { coerceFor } from './coerce-value.js';
@@ -85,7 +85,9 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
       const keys = facts.references?.get(spec.name);
       return [{ column: spec.name, target: spec.references, ...(keys ? { keys } : {}) }];
     }),
-    ...(contract.onViolation ? { tolerance: contract.onViolation } : {}),
+    // Withheld rows are cut out of a CSV by a scanner that knows no dialect yet (lib/rows): where the
+    // contract declares one, rows are not withheld, and a batch with invalid rows is quarantined whole.
+    ...(contract.onViolation && !declaresDialect(contract) ? { tolerance: contract.onViolation } : {}),
     severityOf: severityOf(contract),
   };
 }
@@ -93,4 +95,9 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
 /** What a reader of the plan's text files needs of the contract: the CSV dialect and the columns in order. */
 export function textLayout(plan: CheckPlan): { readonly csv?: CsvDialect; readonly columns: readonly string[] } {
   return { ...(plan.csv ? { csv: plan.csv } : {}), columns: plan.columns.map((c) => c.spec.name) };
+}
+
+function declaresDialect(contract: Contract): boolean {
+  const csv = contract.produces.csv;
+  return csv !== undefined && dialectDifferences(DEFAULT_CSV_DIALECT, csv).length > 0;
 }
