@@ -1,4 +1,5 @@
 import type { ColumnReference, ColumnSpec, Contract, DataFormat, RowTolerance, VolumeVsHistory } from '../contract/model.js';
+import { DEFAULT_CSV_DIALECT, dialectDifferences, type CsvDialect } from '../contract/csv-dialect.js';
 import { formatTimestamp } from '../contract/temporal.js';
 import { judgedAt } from '../sla/partition-due.js';
 import { coerceFor } from './coerce-value.js';
@@ -21,6 +22,8 @@ export interface CheckPlan {
    */
   readonly judgedAt: JudgedAt;
   readonly format: DataFormat;
+  /** How the contract says its CSV files are written (`produces.csv`), where it says. */
+  readonly csv?: CsvDialect;
   readonly columns: readonly ColumnPlan[];
   readonly extraColumns: 'allow' | 'warn' | 'reject';
   readonly grain: readonly string[];
@@ -65,6 +68,7 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
     now,
     judgedAt: judged,
     format: contract.produces.format,
+    ...(contract.produces.csv ? { csv: contract.produces.csv } : {}),
     columns: contract.schema.columns.map((spec) => ({
       spec,
       mustHaveValue: spec.required || grain.includes(spec.name),
@@ -81,7 +85,19 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
       const keys = facts.references?.get(spec.name);
       return [{ column: spec.name, target: spec.references, ...(keys ? { keys } : {}) }];
     }),
-    ...(contract.onViolation ? { tolerance: contract.onViolation } : {}),
+    // Withheld rows are cut out of a CSV by a scanner that knows no dialect yet (lib/rows): where the
+    // contract declares one, rows are not withheld, and a batch with invalid rows is quarantined whole.
+    ...(contract.onViolation && !declaresDialect(contract) ? { tolerance: contract.onViolation } : {}),
     severityOf: severityOf(contract),
   };
+}
+
+/** What a reader of the plan's text files needs of the contract: the CSV dialect and the columns in order. */
+export function textLayout(plan: CheckPlan): { readonly csv?: CsvDialect; readonly columns: readonly string[] } {
+  return { ...(plan.csv ? { csv: plan.csv } : {}), columns: plan.columns.map((c) => c.spec.name) };
+}
+
+function declaresDialect(contract: Contract): boolean {
+  const csv = contract.produces.csv;
+  return csv !== undefined && dialectDifferences(DEFAULT_CSV_DIALECT, csv).length > 0;
 }

@@ -3,7 +3,7 @@ import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
 import { UnreadableError, type GroupRange, type RowGroupInfo, type TextRange } from '../formats/table-file.js';
 import type { Sample } from '../report/report.js';
-import type { CheckPlan } from './check-plan.js';
+import { textLayout, type CheckPlan } from './check-plan.js';
 import { checkBatch } from './check-batch.js';
 import { recordValue, spanRecords, type SpanRecord } from './observed-ranges.js';
 import { PartitionState } from './partition-state.js';
@@ -56,7 +56,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
   let absent: string[] | undefined;
   const opened = await file.open();
   try {
-    const table = openTable(plan.format, countedSource(opened.source, state.reads));
+    const table = openTable(plan.format, countedSource(opened.source, state.reads), textLayout(plan));
     const schema = await table.schema();
     const columns = checkFileSchema(plan, schema, file.path, log);
     const present = columns.filter((c) => !c.absent);

@@ -3,7 +3,7 @@ import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
 import { MAX_SAMPLES } from '../report/report.js';
-import type { CheckPlan } from './check-plan.js';
+import { textLayout, type CheckPlan } from './check-plan.js';
 import { DuplicateTally, type DuplicateSummary, type KeyOccurrence } from './duplicate-tally.js';
 import { keyDisplay, keyHashAt } from './key-values.js';
 import type { KeyColumns, PartitionState } from './partition-state.js';
@@ -75,7 +75,7 @@ function firstAtLeast(sorted: Uint32Array, value: number): number {
 export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: PartitionFile, fileIndex: number, pending: readonly CandidateRows[]): Promise<void> {
   const opened = await file.open();
   try {
-    const table = openTable(plan.format, countedSource(opened.source, reads));
+    const table = openTable(plan.format, countedSource(opened.source, reads), textLayout(plan));
     const readable = checkFileSchema(plan, await table.schema(), file.path, new ViolationLog([]));
     const names = [...new Set(pending.flatMap((p) => p.keySet.columns))];
     const count = pending.reduce((sum, p) => sum + p.rows.length, 0);

@@ -1,7 +1,7 @@
 import { GateError } from '../errors.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource } from '../formats/prefetched-source.js';
-import type { ReferencePlan } from './check-plan.js';
+import { textLayout, type ReferencePlan } from './check-plan.js';
 import { INVALID } from './coerce-value.js';
 import type { PartitionFile } from './partition-file.js';
 import type { PartitionState } from './partition-state.js';
@@ -29,7 +29,7 @@ export async function checkReferences(state: PartitionState, files: readonly Par
 async function checkFile(state: PartitionState, file: PartitionFile, checkable: readonly { plan: ReferencePlan; keys: ReadonlySet<string> }[]): Promise<void> {
   const opened = await file.open();
   try {
-    const table = openTable(state.plan.format, countedSource(opened.source, state.reads));
+    const table = openTable(state.plan.format, countedSource(opened.source, state.reads), textLayout(state.plan));
     const schema = await table.schema();
     const readable = checkFileSchema(state.plan, schema, file.path, new ViolationLog([]));
     const here = checkable.flatMap((c) => {

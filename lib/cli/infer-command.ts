@@ -9,6 +9,7 @@ import { guessDataset, guessPartition } from '../infer/partition-naming.js';
 import type { ProposedContract } from '../infer/proposal.js';
 import { DEFAULT_ENUM_MAX } from '../infer/propose-contract.js';
 import { sampleFormat } from '../infer/read-samples.js';
+import { sniffDialect } from '../infer/sniff-dialect.js';
 import { samplePartitions, type SamplePartition } from '../infer/sample-partitions.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { COMMAND_HELP } from './usage.js';
@@ -32,7 +33,8 @@ export async function inferCommand(args: string[], io: CliIo): Promise<number> {
   const major = wholeNumber(values.major, '--major') ?? dataset.major ?? 1;
   const partition = guessPartition(partitions.map((p) => p.dir));
   const format = await sampleFormat(partitions);
-  const { text, proposal } = await inferFromSamples(partitions, { name: dataset.name, major, enumMax, format, partition, now: Date.now() });
+  const csv = format === 'csv' ? await sniffDialect(partitions[0]!.files[0]!) : undefined;
+  const { text, proposal } = await inferFromSamples(partitions, { name: dataset.name, major, enumMax, format, partition, now: Date.now(), ...(csv ? { csv } : {}) });
   if (values.out === undefined) io.stdout(text);
   else io.stdout(`wrote ${await writeNew(join(values.out, `${dataset.name}.v${major}.yaml`), text)}\n`);
   io.stderr(explainChoices(proposal));

@@ -1,3 +1,4 @@
+import { DEFAULT_CSV_DIALECT, dialectDifferences, yamlValue, CSV_DIALECT_KEYS } from '../contract/csv-dialect.js';
 import type { Contract, Sla } from '../contract/model.js';
 import { change, loosenedClass, loosenedWhy, type CompatMode, type RawChange } from './contract-diff.js';
 import { list } from './rule-changes.js';
@@ -31,7 +32,22 @@ function partitionChange(old: Contract, next: Contract): RawChange[] {
   if (old.produces.format !== next.produces.format) {
     out.push(change('partition_changed', null, 'breaking', `the format went from ${old.produces.format} to ${next.produces.format}: readers decode files they cannot read`));
   }
-  return out;
+  return [...out, ...dialectChange(old, next)];
+}
+
+/**
+ * A CSV dialect says how the producer writes its files, and consumers read those files with
+ * readers set up for it (the Athena DDL's separator, quote and escape, how a null is spelled,
+ * a header to skip): any change of it misreads files written before or after, so it is
+ * breaking. Writing out the defaults, or leaving them out, changes nothing.
+ */
+function dialectChange(old: Contract, next: Contract): RawChange[] {
+  if (old.produces.format !== 'csv' || next.produces.format !== 'csv') return [];
+  const [from, to] = [old.produces.csv ?? DEFAULT_CSV_DIALECT, next.produces.csv ?? DEFAULT_CSV_DIALECT];
+  const keys = dialectDifferences(from, to);
+  if (keys.length === 0) return [];
+  const what = keys.map((key) => `produces.csv.${key} ${yamlValue(from[CSV_DIALECT_KEYS[key]])} → ${yamlValue(to[CSV_DIALECT_KEYS[key]])}`).join(', ');
+  return [change('partition_changed', null, 'breaking', `${what}: the files are written another way, and readers set up for the old way misread them`)];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ColumnType } from './column-type.js';
+import type { CsvDialect } from './csv-dialect.js';
 
 /**
  * A loaded, validated contract. Everything downstream (check plan, gate, probe, diff) reads this
@@ -12,7 +13,8 @@ export interface Contract {
   readonly sunset?: string;
   readonly owner: { readonly team: string; readonly notify: readonly string[] };
   readonly description?: string;
-  readonly produces: { readonly format: DataFormat; readonly partition: string };
+  /** `csv`: how a CSV is written (`produces.csv`), present only where the contract declares it. */
+  readonly produces: { readonly format: DataFormat; readonly partition: string; readonly csv?: CsvDialect };
   readonly schema: ContractSchema;
   readonly sla?: Sla;
   /** Who reads this dataset: told of breaking changes and deprecation, and named by `diff`. */

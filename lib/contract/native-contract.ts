@@ -6,6 +6,7 @@ import { SCHEMA_SEVERITY_RULES, type ColumnSpec, type Contract, type ContractSch
 import type { ContractProblem } from './problems.js';
 import { readColumn } from './read-column.js';
 import { readConsumers } from './read-consumers.js';
+import { readCsvDialect } from './read-csv-dialect.js';
 import { readOnViolation } from './read-on-violation.js';
 import { readSeverity, undeclaredSchemaRules, withoutUndeclared } from './read-severity.js';
 import { readSla } from './read-sla.js';
@@ -108,7 +109,7 @@ function readOwner(reader: YamlReader, node: Node | null, defaults: ContractDefa
 }
 
 function readProduces(reader: YamlReader, node: Node | null, defaults: ContractDefaults): Contract['produces'] | undefined {
-  const entries = reader.map(node, 'produces', ['format', 'partition']);
+  const entries = reader.map(node, 'produces', ['format', 'partition', 'csv']);
   if (!entries) return undefined;
   const defaultFormat = entries.has('format') ? undefined : defaults.format;
   if (defaultFormat) reportDefaultUsed(reader, 'produces.format', node, defaultFormat, 'produces names no format');
@@ -119,7 +120,13 @@ function readProduces(reader: YamlReader, node: Node | null, defaults: ContractD
   const partition = opt(partitionNode, (n) => reader.string(n, 'produces.partition')) ?? defaultPartition ?? 'dt={ds}';
   const templateProblem = checkPartitionTemplate(partition);
   if (templateProblem) reader.report('invalid_value', 'produces.partition', partitionNode, templateProblem);
-  return format && !templateProblem ? { format, partition } : undefined;
+  const csvNode = reader.field(entries, node, 'produces', 'csv');
+  const csv = opt(csvNode, (n) => readCsvDialect(reader, n));
+  if (csvNode !== undefined && format !== undefined && format !== 'csv') {
+    reader.report('invalid_value', 'produces.csv', csvNode, `a CSV dialect applies to produces.format csv, and this contract's format is ${format}: remove produces.csv`);
+  }
+  if (!format || templateProblem || (csvNode !== undefined && csv === undefined)) return undefined;
+  return { format, partition, ...(csv ? { csv } : {}) };
 }
 
 /** `declared` holds every column name written down, also of columns with other mistakes. */

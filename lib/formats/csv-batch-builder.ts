@@ -1,9 +1,11 @@
-import type { CsvRecord } from './csv-record.js';
+import { DEFAULT_BYTE_DIALECT, type ByteDialect } from './csv-byte-dialect.js';
+import { IS_QUOTED, type CsvRecord } from './csv-record.js';
 import type { FieldReader } from './csv-field-readers.js';
 import type { ColumnBatch, UnparsedField, UnreadableRow } from './table-file.js';
 
 const COMMA = 0x2c;
-const QUOTE = 0x22;
+/** A record of the wrong length is most often a dialect misdeclared: a delimiter, quote or escape the file does not use. */
+export const FIELD_COUNT_HINT = ' (check produces.csv.delimiter, quote and escape against how the file is written)';
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -33,11 +35,18 @@ export class CsvBatchBuilder {
     /** The row index within the file of the first record added. */
     private rowStart = 0,
     private readonly maxRecordBytes = Number.POSITIVE_INFINITY,
+    private readonly dialect: ByteDialect = DEFAULT_BYTE_DIALECT,
   ) {
     this.readers = wanted.map((w) => w.reader);
     this.indexes = Int32Array.from(wanted, (w) => w.index);
     this.byField = Array.from({ length: headerLength }, (_, k) => wanted.find((w) => w.index === k)?.reader);
-    this.scans = this.byField.map((reader) => reader?.scanBytes !== undefined);
+    // Readers that find a field's end themselves look for a comma.
+    this.scans = this.byField.map((reader) => reader?.scanBytes !== undefined && dialect.delimiter === COMMA);
+  }
+
+  /** Whether plain records may come whole to addUnquoted: not where null values or escapes need a field's text looked at. */
+  get takesPlainRecords(): boolean {
+    return this.dialect.plainSplits;
   }
 
   /**
@@ -50,8 +59,10 @@ export class CsvBatchBuilder {
   addUnquoted(b: Buffer, p: number, limit: number, ascii: boolean): number {
     const first = p;
     const last = this.headerLength - 1;
+    const { delimiter, quote } = this.dialect;
+    const top = Math.max(delimiter, LF);
     for (let k = 0; ; k++) {
-      if (b[p] === QUOTE) return this.retract(k, -1);
+      if (b[p] === quote) return this.retract(k, -1);
       const scanned = this.scans[k] ? this.byField[k]!.scanBytes!(b, p, limit) : -1;
       if (scanned >= 0) {
         if ((b[scanned] === LF) !== (k === last)) return this.retract(k + 1, -1);
@@ -63,7 +74,7 @@ export class CsvBatchBuilder {
       let c = 0;
       while (p < limit) {
         c = b[p]!;
-        if (c <= COMMA && (c === COMMA || c === LF)) break;
+        if (c <= top && (c === delimiter || c === LF)) break;
         p++;
       }
       // Too few fields, too many, or no newline in reach: the scanner says which.
@@ -88,17 +99,40 @@ export class CsvBatchBuilder {
     // A blank line is a record of one empty field: a null row where the header has one column
     // (DuckDB writes a null that way), and nothing where it has more.
     if (record.blank && this.headerLength > 1) return;
-    const reason =
-      record.problem ??
-      (record.fieldCount === this.headerLength ? undefined : `expected ${this.headerLength} fields as in the header, found ${record.fieldCount}`);
+    const reason = record.problem ?? (record.fieldCount === this.headerLength ? undefined : this.fieldCountProblem(record.fieldCount));
     const readers = this.readers;
     if (reason === undefined) {
+      if (this.dialect.nulls !== undefined) this.markNulls(record as MutableRecord);
       for (let i = 0; i < readers.length; i++) readers[i]!.take(record, this.indexes[i]!);
     } else {
       this.unreadable.push({ row: this.rowStart + this.count, line: record.line, reason });
       for (let i = 0; i < readers.length; i++) readers[i]!.skip();
     }
     if (++this.count === this.batchRows) this.flush();
+  }
+
+  private fieldCountProblem(found: number): string {
+    const expected = this.dialect.dialect.header ? 'as in the header' : "as the contract's columns";
+    return `expected ${this.headerLength} fields ${expected}, found ${found}${FIELD_COUNT_HINT}`;
+  }
+
+  /**
+   * Rewrites the wanted fields of a record as the readers take null and empty: a null value
+   * (as written, quoted or not) becomes an empty unquoted field, and an empty unquoted field
+   * that is not one a quoted empty string.
+   */
+  private markNulls(record: MutableRecord): void {
+    const base = record.recordStart;
+    for (let i = 0; i < this.indexes.length; i++) {
+      const k = this.indexes[i]!;
+      const start = record.starts[k]!;
+      const end = record.ends[k]!;
+      const quoted = (record.flags[k]! & IS_QUOTED) !== 0;
+      if (this.dialect.isNull(record.bytes, base + start, base + end, quoted)) {
+        record.ends[k] = start;
+        record.flags[k] = 0;
+      } else if (!quoted && start === end) record.flags[k] = IS_QUOTED;
+    }
   }
 
   flush(): void {
@@ -130,3 +164,6 @@ export class CsvBatchBuilder {
     return this.ready.splice(0);
   }
 }
+
+/** The scanner's record: its field arrays may be rewritten during the sink call (CsvBatchBuilder.markNulls). */
+type MutableRecord = CsvRecord & { readonly starts: Int32Array; readonly ends: Int32Array; readonly flags: Int32Array };

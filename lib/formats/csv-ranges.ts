@@ -1,5 +1,7 @@
+import type { CsvDialect } from '../contract/csv-dialect.js';
 import type { ByteSource } from './byte-source.js';
 import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
+import { ByteDialect } from './csv-byte-dialect.js';
 import { headerNames } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
 import { SkippingScanner } from './csv-skipping-scanner.js';
@@ -10,6 +12,10 @@ import { UnreadableError, type TextRange } from './table-file.js';
 export interface RangeOptions {
   readonly chunkBytes?: number;
   readonly maxRecordBytes?: number;
+  /** The contract's dialect: its quote and escapes decide where records end; the default when absent. */
+  readonly dialect?: CsvDialect;
+  /** The contract's columns, a header-less file's columns. */
+  readonly columns?: readonly string[];
 }
 
 /**
@@ -18,11 +24,13 @@ export interface RangeOptions {
  * data), so this is one pass over the file, but a cheap one: lines are passed over by newline
  * where no quote is ahead, the state machine runs only across quotes (CsvScanner.skipLines).
  * A compressed file cannot be entered part way: it is one range, as is a file that cannot be
- * read (the checker of that range says why).
+ * read (the checker of that range says why) and one in another encoding than UTF-8 (its bytes
+ * are transcoded before they are scanned, so offsets in them are not the file's).
  */
 export async function csvRanges(source: ByteSource, parts: number, options: RangeOptions = {}): Promise<TextRange[]> {
   const whole: TextRange[] = [{ start: 0, end: source.byteLength, firstRow: 0, firstLine: 1 }];
-  if (parts <= 1 || (await compressed(source))) return whole;
+  const encoding = options.dialect?.encoding ?? 'utf-8';
+  if (parts <= 1 || encoding !== 'utf-8' || (await compressed(source))) return whole;
   const targets = Array.from({ length: parts - 1 }, (_, k) => Math.floor(((k + 1) * source.byteLength) / parts));
   try {
     const starts = await recordStarts(source, targets, options);
@@ -44,12 +52,14 @@ type Start = Omit<TextRange, 'end'>;
 /** For each target offset, the first record that starts at or after it, and its row and line. */
 async function recordStarts(source: ByteSource, targets: readonly number[], options: RangeOptions): Promise<Start[]> {
   const window = new ChunkWindow(rangedChunks(source, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
-  const scanner = new SkippingScanner(window, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
-  let columns = 0;
+  const dialect = new ByteDialect(options.dialect);
+  const scanner = new SkippingScanner(window, options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, dialect);
+  // A file without a header has the contract's columns from its first line on.
+  let columns = dialect.dialect.header ? 0 : Math.max(1, options.columns?.length ?? 1);
   let row = 0;
   const sink: RecordSink = (record) => {
     scanner.pause();
-    if (columns === 0) columns = headerNames(record).length;
+    if (columns === 0) columns = headerNames(record, options.columns).length;
     // Numbered as CsvBatchBuilder numbers rows: a blank line is a row only in a one-column file.
     else if (!record.blank || columns === 1) row++;
   };

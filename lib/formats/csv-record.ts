@@ -1,7 +1,8 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { DEFAULT_BYTE_DIALECT, type ByteDialect } from './csv-byte-dialect.js';
 import { TextCheck } from './line-scanner.js';
 
-/** Field flags: the field was quoted; it holds doubled quotes to undo. */
+/** Field flags: the field was quoted; it holds doubled quotes or escapes to undo. */
 export const IS_QUOTED = 1;
 export const HAS_ESCAPES = 2;
 
@@ -22,8 +23,11 @@ export interface CsvRecord {
   readonly flags: Int32Array;
   /** Every byte of the record is ASCII, so a field's bytes are its UTF-16 units. */
   readonly ascii: boolean;
+  readonly dialect: ByteDialect;
   field(index: number): string | null;
 }
+
+const ENCODING_HINT = ': if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)';
 
 export type RecordSink = (record: CsvRecord) => void;
 
@@ -48,7 +52,10 @@ export class RecordFields implements CsvRecord {
   /** What is known to be ASCII or valid UTF-8 from the record on. */
   protected readonly text = new TextCheck();
 
-  constructor(public bytes: Buffer) {}
+  constructor(
+    public bytes: Buffer,
+    readonly dialect: ByteDialect = DEFAULT_BYTE_DIALECT,
+  ) {}
 
   get blank(): boolean {
     return this.fieldCount === 1 && this.problem === undefined && this.flags[0] === 0 && this.starts[0] === this.ends[0];
@@ -61,7 +68,7 @@ export class RecordFields implements CsvRecord {
     if (flags === 0 && start === end) return null;
     const base = this.recordStart;
     const value = this.bytes.toString(this.ascii ? 'latin1' : 'utf8', base + start, base + end);
-    return flags & HAS_ESCAPES ? value.replaceAll('""', '"') : value;
+    return flags & HAS_ESCAPES ? this.dialect.unescape(value, (flags & IS_QUOTED) !== 0) : value;
   }
 
   protected endField(begin: number, end: number, flags: number): void {
@@ -92,7 +99,7 @@ export class RecordFields implements CsvRecord {
     }
     const bytes = this.bytes.subarray(this.recordStart, end);
     this.ascii = isAscii(bytes);
-    if (!this.ascii && !isUtf8(bytes)) this.problem = `invalid UTF-8 in field ${this.badUtf8Field()}`;
+    if (!this.ascii && !isUtf8(bytes)) this.problem = `invalid UTF-8 in field ${this.badUtf8Field()}${this.dialect.dialect.encoding === 'utf-8' ? ENCODING_HINT : ''}`;
   }
 
   private badUtf8Field(): number {

@@ -1,4 +1,5 @@
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
+import type { CsvLayout } from './csv-file.js';
 import { EMPTY_FILE, headerNames } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
 import { SkippingScanner } from './csv-skipping-scanner.js';
@@ -11,25 +12,26 @@ import { type ColumnBatch, UnreadableError } from './table-file.js';
  * the others located. Lines between them are passed over by newline where no quote is ahead
  * (see CsvScanner.skipLines), record by record elsewhere, and reading stops after the last.
  */
-export async function* pickRows(window: ChunkWindow, maxRecordBytes: number, rows: readonly number[], columnsFor: (header: string[]) => WantedColumn[]): AsyncGenerator<ColumnBatch> {
+export async function* pickRows(window: ChunkWindow, layout: CsvLayout, rows: readonly number[], columnsFor: (header: string[]) => WantedColumn[]): AsyncGenerator<ColumnBatch> {
   const wanted = [...new Set(rows)].filter((row) => row >= 0).sort((a, b) => a - b);
-  const scanner = new SkippingScanner(window, maxRecordBytes);
+  const scanner = new SkippingScanner(window, layout.maxRecordBytes, layout.dialect);
   const picked: ColumnBatch[] = [];
   let header: string[] | undefined;
+  const useHeader = (names: string[]) => {
+    header = names;
+    scanner.fieldCap = names.length;
+  };
+  if (!layout.dialect.dialect.header) useHeader([...layout.columns]);
   let row = 0;
   let next = 0;
   const sink: RecordSink = (record) => {
     scanner.pause();
-    if (header === undefined) {
-      header = headerNames(record);
-      scanner.fieldCap = header.length;
-      return;
-    }
+    if (header === undefined) return useHeader(headerNames(record, layout.columns));
     // Numbered as CsvBatchBuilder numbers rows: a blank line is a row only in a one-column file.
     if (record.blank && header.length > 1) return;
     if (row++ !== wanted[next]) return;
     next++;
-    const builder = new CsvBatchBuilder(header.length, columnsFor(header), 1, row - 1);
+    const builder = new CsvBatchBuilder(header.length, columnsFor(header), 1, row - 1, undefined, layout.dialect);
     builder.add(record);
     picked.push(...builder.takeReady());
   };

@@ -1,4 +1,4 @@
-import { CR, CsvScanner, FIELD_START, LF, QUOTE } from './csv-scanner.js';
+import { CR, CsvScanner, FIELD_START, LF } from './csv-scanner.js';
 
 /** A scanner that can also pass over whole lines unsplit: for readers that want few records. */
 export class SkippingScanner extends CsvScanner {
@@ -20,14 +20,16 @@ export class SkippingScanner extends CsvScanner {
   /**
    * Passes over whole lines without locating their fields, up to `rows` that are rows (a blank
    * line is one only when `blankIsRow`), from a record's start while no quote lies ahead in the
-   * window: there no newline can be inside a field, so lines are records. Stops before a line
+   * window (nor an escape, where unquoted fields have one: it may escape a newline): there no
+   * newline can be inside a field, so lines are records. Stops before a line
    * that starts at or past window index `stopAt`. Returns the rows passed.
    */
   skipLines(rows: number, blankIsRow: boolean, stopAt = Number.POSITIVE_INFINITY): number {
     if (!this.atRecordStart || this.stopped) return 0;
     const b = (this.bytes = this.window.bytes);
-    const quote = b.indexOf(QUOTE, this.pos);
-    const limit = quote === -1 ? b.length : quote;
+    const quote = b.indexOf(this.dialect.quote, this.pos);
+    const escape = this.dialect.unquotedEscape < 0 ? -1 : b.indexOf(this.dialect.unquotedEscape, this.pos);
+    const limit = Math.min(quote === -1 ? b.length : quote, escape === -1 ? b.length : escape);
     let p = this.pos;
     let passed = 0;
     while (passed < rows && p < stopAt) {

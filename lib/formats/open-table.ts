@@ -1,3 +1,4 @@
+import type { CsvDialect } from '../contract/csv-dialect.js';
 import type { DataFormat } from '../contract/model.js';
 import type { ByteSource } from './byte-source.js';
 import { openCsvFile } from './csv-file.js';
@@ -5,10 +6,16 @@ import { openJsonLinesFile } from './jsonl-file.js';
 import { formatMismatch, SNIFF_BYTES } from './format-sniff.js';
 import { UnreadableError, type ColumnBatch, type TableFile } from './table-file.js';
 
-export function openTable(format: DataFormat, source: ByteSource): TableFile {
+/** How the contract says text files are laid out: the CSV dialect, and the columns in order (a header-less CSV's). */
+export interface TextLayout {
+  readonly csv?: CsvDialect;
+  readonly columns?: readonly string[];
+}
+
+export function openTable(format: DataFormat, source: ByteSource, layout: TextLayout = {}): TableFile {
   switch (format) {
     case 'parquet': return namingMismatch(format, source, lazyParquet(source));
-    case 'csv': return namingMismatch(format, source, openCsvFile(source));
+    case 'csv': return namingMismatch(format, source, openCsvFile(source, { ...(layout.csv ? { dialect: layout.csv } : {}), ...(layout.columns ? { columns: layout.columns } : {}) }));
     case 'jsonl': return namingMismatch(format, source, openJsonLinesFile(source));
   }
 }

@@ -3,9 +3,9 @@ import { MAGIC_BYTES, sniffCompression, type Compression } from './compression-m
 import { gunzipChunks } from './gzip-chunks.js';
 import { rangedChunks } from './ranged-chunks.js';
 import { UnreadableError } from './table-file.js';
+import { unzstdChunks } from './zstd-chunks.js';
 
-const UNSUPPORTED: Readonly<Record<Exclude<Compression, 'gzip'>, string>> = {
-  zstd: 'zstd (DuckDB COMPRESSION zstd, pandas .zst)',
+const UNSUPPORTED: Readonly<Record<Exclude<Compression, 'gzip' | 'zstd'>, string>> = {
   bzip2: 'bzip2 (pandas .bz2)',
   xz: 'xz (pandas .xz)',
   zip: 'a zip archive (pandas .zip)',
@@ -13,8 +13,9 @@ const UNSUPPORTED: Readonly<Record<Exclude<Compression, 'gzip'>, string>> = {
 
 /**
  * The text of a CSV or JSON Lines file in chunks: read as it is, or inflated on the fly when
- * its first bytes say gzip (`.csv.gz`, `.jsonl.gz`, DuckDB's `COMPRESSION gzip`). Other
- * compressions are refused with what to write instead, rather than read as garbled text.
+ * its first bytes say gzip (`.csv.gz`, `.jsonl.gz`, DuckDB's `COMPRESSION gzip`) or zstd
+ * (`.zst`, DuckDB's `COMPRESSION zstd`). Other compressions are refused with what to write
+ * instead, rather than read as garbled text.
  */
 export async function* textChunks(source: ByteSource, chunkBytes: number): AsyncGenerator<Uint8Array> {
   const raw = readingAhead(rangedChunks(source, chunkBytes));
@@ -25,9 +26,11 @@ export async function* textChunks(source: ByteSource, chunkBytes: number): Async
     yield* raw;
   } else if (compression === 'gzip') {
     yield* gunzipChunks(replay(head, raw), chunkBytes);
+  } else if (compression === 'zstd') {
+    yield* unzstdChunks(replay(head, raw), chunkBytes);
   } else {
     await raw.return(undefined);
-    throw new UnreadableError(`the file is compressed with ${UNSUPPORTED[compression]}; CSV and JSON Lines are read plain or gzip-compressed: write it uncompressed or with gzip`);
+    throw new UnreadableError(`the file is compressed with ${UNSUPPORTED[compression]}; CSV and JSON Lines are read plain, gzip- or zstd-compressed: write it uncompressed, with gzip or with zstd`);
   }
 }
 

@@ -17,7 +17,7 @@ export function emitContract(proposal: ProposedContract): string {
   const root = doc.contents as YAMLMap;
   for (const key of ['owner', 'produces', 'compat']) mapAt(root, key).flow = true;
   comment(root, 'owner', ' TODO: the owning team, and the addresses the gate pages when a partition fails');
-  comment(root, 'produces', ` ${proposal.partitionNote}`);
+  comment(root, 'produces', lines([proposal.partitionNote, ...(proposal.csv?.notes.map((n) => `csv ${n}`) ?? [])]));
   const schema = mapAt(root, 'schema');
   comment(schema, proposal.grain.length ? 'grain' : 'extra_columns', lines(proposal.grainNotes));
   if (proposal.grain.length) seqAt(schema, 'grain').flow = true;
@@ -46,7 +46,7 @@ function plainContract(p: ProposedContract): Record<string, unknown> {
     status: 'active',
     owner: { team: TODO_TEAM, notify: [TODO_NOTIFY] },
     description: 'TODO: what one row is, and as of when',
-    produces: { format: p.format, partition: p.partition },
+    produces: { format: p.format, partition: p.partition, ...(p.csv ? { csv: p.csv.values } : {}) },
     schema: { ...(p.grain.length ? { grain: [...p.grain] } : {}), extra_columns: 'allow', columns: p.columns.map(plainColumn) },
     ...(Object.keys(sla).length ? { sla } : {}),
     compat: { mode: 'backward' },

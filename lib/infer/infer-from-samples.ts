@@ -1,4 +1,6 @@
 import type { DataFormat } from '../contract/model.js';
+import type { TextLayout } from '../formats/open-table.js';
+import type { SniffedDialect } from './sniff-dialect.js';
 import { GateError } from '../errors.js';
 import { emitContract } from './emit-contract.js';
 import { rankedKeys, type KeySearch } from './infer-grain.js';
@@ -24,6 +26,8 @@ export interface InferRequest {
   readonly partition: PartitionGuess;
   /** The check time for samples with no freshness column (no rule then depends on it). */
   readonly now: number;
+  /** How the CSV samples are written (sniff-dialect.ts): they are read so, and the contract says so. */
+  readonly csv?: SniffedDialect;
 }
 
 /**
@@ -32,9 +36,10 @@ export interface InferRequest {
  * Returns the YAML and the proposal it was written from (whose choices the CLI explains).
  */
 export async function inferFromSamples(partitions: readonly SamplePartition[], request: InferRequest): Promise<{ text: string; proposal: ProposedContract }> {
-  const options: InferOptions = { name: request.name, major: request.major, format: request.format, partition: request.partition, enumMax: request.enumMax };
-  const stats = await readSamples(partitions, request.partition.values, request.format, request.enumMax + 1);
-  let proposal = await searchKeys(stats, options, partitions, request.format);
+  const options: InferOptions = { name: request.name, major: request.major, format: request.format, partition: request.partition, enumMax: request.enumMax, ...(request.csv ? { csv: request.csv } : {}) };
+  const layout: TextLayout = request.csv ? { csv: request.csv.dialect, ...(request.csv.columns ? { columns: request.csv.columns } : {}) } : {};
+  const stats = await readSamples(partitions, request.partition.values, request.format, request.enumMax + 1, layout);
+  let proposal = await searchKeys(stats, options, partitions, request.format, layout);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const text = emitContract(proposal);
     const findings = await verifyProposal(lintProposal(text, proposal), proposal, partitions, request.now);
@@ -51,7 +56,7 @@ export async function inferFromSamples(partitions: readonly SamplePartition[], r
  * larger key cannot beat (see isSettled), pairs and then triples of the most plausible columns
  * are tracked, each in one more read of only their columns.
  */
-async function searchKeys(stats: SampleStats, options: InferOptions, partitions: readonly SamplePartition[], format: DataFormat): Promise<ProposedContract> {
+async function searchKeys(stats: SampleStats, options: InferOptions, partitions: readonly SamplePartition[], format: DataFormat, layout: TextLayout): Promise<ProposedContract> {
   let search: KeySearch = firstSearch(stats);
   let proposal = proposeContract(stats, options, search);
   const constant = stats.constantColumns();
@@ -62,7 +67,7 @@ async function searchKeys(stats: SampleStats, options: InferOptions, partitions:
     const byName = new Map(proposal.columns.map((c) => [c.name, c]));
     const tracker = new KeyTracker(search.budget);
     round.keys.forEach((key) => tracker.add(key, compositePriority(key, byName)));
-    await trackKeys(partitions, format, tracker, round.parts);
+    await trackKeys(partitions, format, tracker, round.parts, layout);
     search = { ...search, results: [...search.results, ...tracker.results()], rounds: [...search.rounds, round] };
     proposal = proposeContract(stats, options, search);
   }

@@ -12,6 +12,8 @@ export interface ProposedContract {
   readonly format: DataFormat;
   readonly partition: string;
   readonly partitionNote: string;
+  /** `produces.csv`: the keys of the samples' dialect that differ from the defaults, and why each. */
+  readonly csv?: { readonly values: Readonly<Record<string, unknown>>; readonly notes: readonly string[] };
   /** One line on what was read: partitions, files, rows. */
   readonly summary: string;
   readonly columns: readonly ProposedColumn[];

@@ -1,4 +1,6 @@
 import { isTemporalType } from '../contract/column-type.js';
+import { CSV_DIALECT_KEYS, DEFAULT_CSV_DIALECT, dialectDifferences } from '../contract/csv-dialect.js';
+import type { SniffedDialect } from './sniff-dialect.js';
 import type { DataFormat } from '../contract/model.js';
 import { inferColumn, count } from './infer-column.js';
 import { choiceLines } from './choice.js';
@@ -22,6 +24,8 @@ export interface InferOptions {
   readonly format: DataFormat;
   readonly partition: PartitionGuess;
   readonly enumMax: number;
+  /** The samples' CSV dialect, as sniffed: proposed where it differs from the defaults. */
+  readonly csv?: SniffedDialect;
 }
 
 /** The key search after the first read: single columns and declared keys. */
@@ -60,6 +64,7 @@ export function proposeContract(stats: SampleStats, options: InferOptions, searc
     name: options.name,
     major: options.major,
     format: options.format,
+    ...(options.csv ? proposedDialect(options.csv) : {}),
     partition: options.partition.template,
     partitionNote: options.partition.note,
     summary: `${count(stats.partitions.length, 'partition')}, ${count(stats.files, 'file')}, ${count(total, 'row')}`,
@@ -93,4 +98,12 @@ function markNotInFuture(columns: ProposedColumn[], times: readonly TimeColumn[]
 /** A partition as the user knows it: its `key=value` folders (`dt=2026-03-01`), else its path. */
 function partitionLabel(dir: string): string {
   return partitionSegments(dir).join('/') || dir;
+}
+
+/** The sniffed dialect's keys that differ from the defaults, as the contract writes them, with why. */
+function proposedDialect(sniffed: SniffedDialect): Pick<ProposedContract, 'csv'> {
+  const keys = dialectDifferences(DEFAULT_CSV_DIALECT, sniffed.dialect);
+  if (keys.length === 0) return {};
+  const values = Object.fromEntries(keys.map((key) => [key, sniffed.dialect[CSV_DIALECT_KEYS[key]]]));
+  return { csv: { values, notes: sniffed.notes } };
 }

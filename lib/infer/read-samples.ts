@@ -2,7 +2,7 @@ import type { DataFormat } from '../contract/model.js';
 import type { PartitionValues } from '../contract/partition-template.js';
 import { describeError, GateError } from '../errors.js';
 import type { ByteSource } from '../formats/byte-source.js';
-import { openTable } from '../formats/open-table.js';
+import { openTable, type TextLayout } from '../formats/open-table.js';
 import { UnreadableError, type ColumnBatch, type FileSchema, type TableFile } from '../formats/table-file.js';
 import { localPartitionFile } from '../storage/local-files.js';
 import { readFooter } from '../formats/parquet-footer.js';
@@ -28,7 +28,7 @@ export async function sampleFormat(partitions: readonly SamplePartition[]): Prom
 }
 
 /** Reads every sample file once into the statistics the inference works from. */
-export async function readSamples(partitions: readonly SamplePartition[], values: readonly (PartitionValues | undefined)[], format: DataFormat, distinctCap: number): Promise<SampleStats> {
+export async function readSamples(partitions: readonly SamplePartition[], values: readonly (PartitionValues | undefined)[], format: DataFormat, distinctCap: number, layout: TextLayout = {}): Promise<SampleStats> {
   const source = format === 'parquet' ? 'typed' : format === 'csv' ? 'text' : 'dynamic';
   const stats = new SampleStats(source, distinctCap);
   // JSON Lines declares no columns: every key of every file is found first, so each column
@@ -42,7 +42,7 @@ export async function readSamples(partitions: readonly SamplePartition[], values
         const columns: SampleColumn[] = schema.kind === 'dynamic' ? keys.map((name) => ({ name })) : fileColumns(schema);
         stats.addFile(columns);
         return columns.filter((c) => c.stored?.type.kind !== 'unsupported').map((c) => c.name);
-      }, (batch) => stats.addBatch(batch.columns, batch.rowCount));
+      }, (batch) => stats.addBatch(batch.columns, batch.rowCount), layout);
     }
     stats.endPartition();
   }
@@ -50,9 +50,9 @@ export async function readSamples(partitions: readonly SamplePartition[], values
 }
 
 /** A second pass for composite keys: feeds only their columns to a tracker. */
-export async function trackKeys(partitions: readonly SamplePartition[], format: DataFormat, tracker: KeyTracker, columns: readonly string[]): Promise<void> {
+export async function trackKeys(partitions: readonly SamplePartition[], format: DataFormat, tracker: KeyTracker, columns: readonly string[], layout: TextLayout = {}): Promise<void> {
   for (const partition of partitions) {
-    for (const file of partition.files) await scanFile(format, file, () => columns, (batch) => tracker.observe(batch.columns, batch.rowCount));
+    for (const file of partition.files) await scanFile(format, file, () => columns, (batch) => tracker.observe(batch.columns, batch.rowCount), layout);
     tracker.endPartition();
   }
 }
@@ -88,8 +88,8 @@ async function jsonKeys(partitions: readonly SamplePartition[]): Promise<string[
  * the engine's reader cannot read stops the run, naming the file: a sample that would fail as
  * `unreadable` can prove no rule.
  */
-async function scanFile(format: DataFormat, file: SampleFile, pick: (schema: FileSchema) => readonly string[], onBatch: (batch: ColumnBatch) => void): Promise<void> {
-  await withTable(format, file, async (table) => {
+async function scanFile(format: DataFormat, file: SampleFile, pick: (schema: FileSchema) => readonly string[], onBatch: (batch: ColumnBatch) => void, layout: TextLayout = {}): Promise<void> {
+  await withTable(format, file, layout, async (table) => {
     const columns = pick(await table.schema());
     for await (const batch of table.batches(columns)) {
       const bad = batch.unreadableRows?.[0];
@@ -99,8 +99,8 @@ async function scanFile(format: DataFormat, file: SampleFile, pick: (schema: Fil
   });
 }
 
-async function withTable(format: DataFormat, file: SampleFile, work: (table: TableFile) => Promise<void>): Promise<void> {
-  await withSource(file, format, (source) => work(openTable(format, source)));
+async function withTable(format: DataFormat, file: SampleFile, layout: TextLayout, work: (table: TableFile) => Promise<void>): Promise<void> {
+  await withSource(file, format, (source) => work(openTable(format, source, layout)));
 }
 
 /** Opens a file for `work`; a reader's failure becomes an error naming the file. */

@@ -3,7 +3,7 @@ import { referenceKey } from '../checks/plan-facts.js';
 import { formatColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, DataFormat } from '../contract/model.js';
 import { describeError, GateError } from '../errors.js';
-import { openTable } from '../formats/open-table.js';
+import { openTable, type TextLayout } from '../formats/open-table.js';
 import { satisfies } from '../formats/parquet-types.js';
 import type { ColumnBatch, FileSchema } from '../formats/table-file.js';
 import type { PinnedFile } from '../replay/history-entry.js';
@@ -18,10 +18,10 @@ export type ColumnKeys = { readonly keys: Set<string> } | { readonly unavailable
  * keys, a file that lacks the column or cannot be read: unavailable, saying which. Only a
  * storage failure (a GateError: a file replaced or gone, the store down) is thrown.
  */
-export async function columnKeys(store: ObjectStore, files: readonly PinnedFile[], format: DataFormat, column: ColumnSpec, limit: number): Promise<ColumnKeys> {
+export async function columnKeys(store: ObjectStore, files: readonly PinnedFile[], format: DataFormat, column: ColumnSpec, limit: number, layout: TextLayout = {}): Promise<ColumnKeys> {
   const keys = new Set<string>();
   for (const file of files) {
-    const problem = await addFileKeys(store, file, format, column, { keys, limit });
+    const problem = await addFileKeys(store, file, format, column, { keys, limit }, layout);
     if (problem !== undefined) return { unavailable: problem };
   }
   return { keys };
@@ -32,11 +32,11 @@ interface KeySink {
   readonly limit: number;
 }
 
-async function addFileKeys(store: ObjectStore, file: PinnedFile, format: DataFormat, column: ColumnSpec, sink: KeySink): Promise<string | undefined> {
+async function addFileKeys(store: ObjectStore, file: PinnedFile, format: DataFormat, column: ColumnSpec, sink: KeySink, layout: TextLayout): Promise<string | undefined> {
   const where = `${store.location}/${file.key}`;
   const opened = await objectFile(store, file).open();
   try {
-    const table = openTable(format, opened.source);
+    const table = openTable(format, opened.source, layout);
     const schema = await table.schema();
     const problem = columnProblem(schema, column);
     if (problem !== undefined) return `${where}: ${problem}`;

@@ -30,7 +30,8 @@ export async function readReferenceKeys(store: ObjectStore, layout: GateLayout, 
   if (manifest === undefined) return { source, unavailable: absent(store, contract, ref, chosen.success) };
   const files = isProblem(manifest) ? manifest : publishedFiles(manifest);
   if (isProblem(files)) return { source, unavailable: files.problem };
-  const keys = await columnKeys(store, files, contract.produces.format, column, limit);
+  const text = { ...(contract.produces.csv ? { csv: contract.produces.csv } : {}), columns: contract.schema.columns.map((c) => c.name) };
+  const keys = await columnKeys(store, files, contract.produces.format, column, limit, text);
   return 'keys' in keys ? { source, keys: keys.keys } : { source, unavailable: keys.unavailable };
 }
 

@@ -58,7 +58,7 @@ describe('validatePartition on CSV', () => {
     const csv = 'id,kind,price,at,day,ok\n1,click,1,2026-11-29T10:00:00Z,,\n2,click\n3,nope,1,2026-11-29T10:00:00Z,,\n';
     const report = await validate(EVENTS('csv'), [memoryFile('e.csv', csv)]);
     expect(counts(report)).toEqual({ unreadable: 1, 'enum:kind': 1 });
-    expect(report.violations[0]?.samples[0]).toEqual({ file: 'e.csv', row: 1, value: 'line 3: expected 6 fields as in the header, found 2' });
+    expect(report.violations[0]?.samples[0]).toEqual({ file: 'e.csv', row: 1, value: 'line 3: expected 6 fields as in the header, found 2 (check produces.csv.delimiter, quote and escape against how the file is written)' });
     expect(report.rows).toBe(2);
   });
 

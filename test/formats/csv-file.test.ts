@@ -75,8 +75,8 @@ describe('openCsvFile', () => {
     expect(batch!.rowCount).toBe(4);
     expect(batch!.columns.get('a')).toEqual(['1', undefined, undefined, '10']);
     expect(batch!.unreadableRows).toEqual([
-      { row: 1, line: 3, reason: 'expected 3 fields as in the header, found 2' },
-      { row: 2, line: 4, reason: 'expected 3 fields as in the header, found 4' },
+      { row: 1, line: 3, reason: 'expected 3 fields as in the header, found 2 (check produces.csv.delimiter, quote and escape against how the file is written)' },
+      { row: 2, line: 4, reason: 'expected 3 fields as in the header, found 4 (check produces.csv.delimiter, quote and escape against how the file is written)' },
     ]);
   });
 
@@ -85,20 +85,20 @@ describe('openCsvFile', () => {
     expect(batch!.rowCount).toBe(2);
     expect(batch!.columns.get('a')).toEqual(['1', undefined]);
     expect(batch!.unreadableRows).toEqual([
-      { row: 1, line: 3, reason: 'unterminated quoted field: the quote opened in field 2 on line 3 is never closed' },
+      { row: 1, line: 3, reason: 'unterminated quoted field: the quote opened in field 2 on line 3 is never closed (check produces.csv.quote and produces.csv.escape against how the file is written)' },
     ]);
   });
 
   it('reports text after a closing quote as an unreadable row', async () => {
     const rows = await unreadableRows(csv('a,b\n"x"y,1\n2,3\n'));
-    expect(rows).toEqual([{ row: 0, line: 2, reason: 'unexpected character after the closing quote of field 1' }]);
+    expect(rows).toEqual([{ row: 0, line: 2, reason: 'unexpected character after the closing quote of field 1 (check produces.csv.quote and produces.csv.escape against how the file is written)' }]);
   });
 
   it('reports invalid UTF-8 in a record as an unreadable row naming the field', async () => {
     const file = csvBytes(['a,b\n1,ok\n2,', [0xff, 0xfe], '\n3,fine\n']);
     const [batch] = await collectBatches(file, ['b']);
     expect(batch!.columns.get('b')).toEqual(['ok', undefined, 'fine']);
-    expect(batch!.unreadableRows).toEqual([{ row: 1, line: 3, reason: 'invalid UTF-8 in field 2' }]);
+    expect(batch!.unreadableRows).toEqual([{ row: 1, line: 3, reason: 'invalid UTF-8 in field 2: if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)' }]);
   });
 
   it('decodes multi-byte UTF-8 values', async () => {
@@ -145,7 +145,7 @@ describe('openCsvFile', () => {
 
   it('counts the lines of quoted newlines when numbering later records', async () => {
     const rows = await unreadableRows(csv('a,b\n"multi\nline\ntext",1\n2\n'));
-    expect(rows).toEqual([{ row: 1, line: 5, reason: 'expected 2 fields as in the header, found 1' }]);
+    expect(rows).toEqual([{ row: 1, line: 5, reason: 'expected 2 fields as in the header, found 1 (check produces.csv.delimiter, quote and escape against how the file is written)' }]);
   });
 
   it('rejects a header with a duplicate column name, naming both positions', async () => {
@@ -177,8 +177,8 @@ describe('openCsvFile', () => {
     ['semicolon', 'id;name;amount\n1;a;2\n'],
     ['tab', 'id\tname\n1\ta\n'],
     ['pipe', 'id|name\n1|a\n'],
-  ])('refuses a %s-separated file, whose header is one column, saying to write commas', async (name, text) => {
-    await expect(csv(text).schema()).rejects.toThrow(new RegExp(`^the CSV header .* is one column; it looks ${name}-separated, and CSV here is comma-separated \\(RFC 4180\\)`));
+  ])('refuses a %s-separated file, whose header is one column, naming the delimiter to set', async (name, text) => {
+    await expect(csv(text).schema()).rejects.toThrow(new RegExp(`^the CSV header .* is one column; it looks ${name}-separated, and the contract reads it comma-separated: set produces\\.csv\\.delimiter: `));
     await expect(collectBatches(csv(text), ['id'])).rejects.toThrow(UnreadableError);
   });
 
@@ -188,7 +188,7 @@ describe('openCsvFile', () => {
 
   it('names the doubled-quote form when a quote inside a field was escaped with a backslash', async () => {
     const rows = await unreadableRows(csv('a,b\n1,"say \\"hi\\""\n2,ok\n'));
-    expect(rows).toEqual([{ row: 0, line: 2, reason: 'unexpected character after the closing quote of field 2 (a quote escaped as \\"? CSV here escapes a quote by doubling it, "", as RFC 4180 and DuckDB\'s default do)' }]);
+    expect(rows).toEqual([{ row: 0, line: 2, reason: 'unexpected character after the closing quote of field 2 (a quote escaped as \\"? set produces.csv.escape: \'\\\' as the file is written, e.g. by DuckDB\'s ESCAPE \'\\\')' }]);
   });
 });
 

@@ -81,7 +81,7 @@ describe('csvRanges', () => {
     expect(ranges).toEqual([{ start: 0, end: 16, firstRow: 0, firstLine: 1 }, { start: 16, end: 22, firstRow: 2, firstLine: 5 }]);
     const [batch] = await collect(openCsvFile(source).batches(['a'], { textRange: ranges[1] }));
     expect(batch!.rowStart).toBe(2);
-    expect(batch!.unreadableRows).toEqual([{ row: 2, line: 5, reason: 'expected 2 fields as in the header, found 1' }]);
+    expect(batch!.unreadableRows).toEqual([{ row: 2, line: 5, reason: 'expected 2 fields as in the header, found 1 (check produces.csv.delimiter, quote and escape against how the file is written)' }]);
   });
 
   it('keeps a compressed file, or one too small to cut, whole', async () => {

@@ -35,12 +35,13 @@ export const WRITER_COLUMNS: readonly WriterColumn[] = [
 
 export const WRITER_ROWS = 5;
 
-export function writerContract(format: 'csv' | 'jsonl'): Contract {
+/** `csv`: a `produces.csv` dialect as YAML flow text, e.g. `{ header: false }`. */
+export function writerContract(format: 'csv' | 'jsonl', csv?: string): Contract {
   const columns = WRITER_COLUMNS.map((c) => `    - { name: ${c.name}, type: "${c.type}"${c.name === 'id' || c.name === 'placed_at' ? ', required: true' : ''} }`);
   return contractFrom(`name: writers
 version: 1.0.0
 owner: { team: t, notify: [t@example.com] }
-produces: { format: ${format} }
+produces: { format: ${format}${csv === undefined ? '' : `, csv: ${csv}`} }
 schema:
   grain: [id]
   extra_columns: reject

@@ -34,22 +34,22 @@ describe('hostile CSV is reported as violations', () => {
     const report = await validate(EVENTS('csv'), [memoryFile('e.csv', csv)]);
     expect(counts(report)).toEqual({ unreadable: 4, 'pattern:kind': 1 });
     expect(samples(report, 'unreadable')).toEqual([
-      'line 3: expected 2 fields as in the header, found 1',
-      'line 4: expected 2 fields as in the header, found 3',
-      'line 5: unexpected character after the closing quote of field 2',
-      'line 7: unterminated quoted field: the quote opened in field 2 on line 7 is never closed',
+      'line 3: expected 2 fields as in the header, found 1 (check produces.csv.delimiter, quote and escape against how the file is written)',
+      'line 4: expected 2 fields as in the header, found 3 (check produces.csv.delimiter, quote and escape against how the file is written)',
+      'line 5: unexpected character after the closing quote of field 2 (check produces.csv.quote and produces.csv.escape against how the file is written)',
+      'line 7: unterminated quoted field: the quote opened in field 2 on line 7 is never closed (check produces.csv.quote and produces.csv.escape against how the file is written)',
     ]);
   });
 
   it('reports invalid UTF-8 (a stray byte, an overlong form, an encoded surrogate) in the row and field it is in', async () => {
     const csv = bytes('id,kind\n1,', [0xff], '\n2,', [0xc0, 0xaf], '\n3,', [0xed, 0xa0, 0x80], '\n4,ok\n');
     const report = await validate(EVENTS('csv'), [memoryFile('e.csv', csv)]);
-    expect(samples(report, 'unreadable')).toEqual(['line 2: invalid UTF-8 in field 2', 'line 3: invalid UTF-8 in field 2', 'line 4: invalid UTF-8 in field 2']);
+    expect(samples(report, 'unreadable')).toEqual(['line 2: invalid UTF-8 in field 2: if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)', 'line 3: invalid UTF-8 in field 2: if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)', 'line 4: invalid UTF-8 in field 2: if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)']);
   });
 
   it('fails a file whose header is not UTF-8 as unreadable', async () => {
     const report = await validate(EVENTS('csv'), [memoryFile('e.csv', bytes('id,ki', [0xfe], 'nd\n1,a\n'))]);
-    expect(samples(report, 'unreadable')).toEqual(['the CSV header (line 1) cannot be read: invalid UTF-8 in field 2']);
+    expect(samples(report, 'unreadable')).toEqual(['the CSV header (line 1) cannot be read: invalid UTF-8 in field 2: if the file is written in another encoding, set produces.csv.encoding (e.g. windows-1252, as Excel writes on Windows, or latin1)']);
   });
 });
 
@@ -88,7 +88,7 @@ describe('a single 1 GiB line, synthesised chunk by chunk', () => {
 
   it('behind an unterminated quote is one unreadable row, read in bounded memory', async () => {
     const { report, growth } = await validateMeasuringRss('csv', ['id,kind\n1,a\n2,"', { fill: X, length: GIB }, '\n3,b\n']);
-    expect(samples(report, 'unreadable')).toEqual(['line 3: unterminated quoted field: the quote opened in field 2 on line 3 is never closed']);
+    expect(samples(report, 'unreadable')).toEqual(['line 3: unterminated quoted field: the quote opened in field 2 on line 3 is never closed (check produces.csv.quote and produces.csv.escape against how the file is written)']);
     expect(growth).toBeLessThan(RSS_BUDGET_BYTES);
   });
 });
