@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent } from '../writers/index.js';
+import type { Claim } from './heldout-claims.js';
 
 /**
  * A held-out matrix column: how the source table builds it in DuckDB (planted violations
@@ -64,10 +65,12 @@ export interface HeldoutCase {
   readonly types: string;
   readonly table: HeldoutTable;
   readonly writer: HeldoutWriter;
+  /** What the written file must hold for the case to probe its edge at all. */
+  readonly claims: readonly Claim[];
 }
 
-export function heldoutCase(types: string, table: HeldoutTable, writer: HeldoutWriter): HeldoutCase {
-  return { id: `${writer.id}/${table.label}`, types, table, writer };
+export function heldoutCase(types: string, table: HeldoutTable, writer: HeldoutWriter, claims: readonly Claim[] = []): HeldoutCase {
+  return { id: `${writer.id}/${table.label}`, types, table, writer, claims };
 }
 
 /** Creates table `src` from the columns' expressions over `range(rows)`. */

@@ -1,4 +1,5 @@
-import { heldoutCase, lit, planted, rnd, type HeldoutCase, type HeldoutTable } from './heldout-case.js';
+import { GZIP, textHas, textLacks, ZSTD, type Claim } from './heldout-claims.js';
+import { heldoutCase, lit, planted, rnd, type HeldoutCase, type HeldoutTable, type HeldoutWriter } from './heldout-case.js';
 import { duckdbCsv, pythonCsv } from './heldout-writers.js';
 
 const NULL = 'NULL';
@@ -31,17 +32,17 @@ const duckdbOrders = ordersTable('orders', true);
 const pythonOrders = ordersTable('orders-no-empty-strings', false);
 
 /** DuckDB COPY with every CSV option a producer sets, each with the dialect the contract must declare. */
-const DUCKDB_CSV = [
-  duckdbCsv('defaults', '', 'csv'),
-  duckdbCsv('semicolon-nullstr-null', "DELIM ';', NULLSTR 'NULL'", 'csv', { delimiter: ';', null_values: ['NULL'] }),
-  duckdbCsv('tab-nullstr-backslash-n', "DELIM '\\t', NULLSTR '\\N'", 'csv', { delimiter: '\t', null_values: ['\\N'] }),
-  duckdbCsv('escape-backslash', "QUOTE '\"', ESCAPE '\\'", 'csv', { quote: '"', escape: '\\' }),
-  duckdbCsv('no-header', 'HEADER false', 'csv', { header: false }),
-  duckdbCsv('force-quote', 'FORCE_QUOTE *', 'csv'),
-  duckdbCsv('gzip-semicolon', "DELIM ';', COMPRESSION gzip", 'csv.gz', { delimiter: ';' }),
-  duckdbCsv('zstd', 'COMPRESSION zstd', 'csv.zst'),
-  duckdbCsv('every-option', "DELIM ';', QUOTE '\"', ESCAPE '\\', HEADER false, NULLSTR 'NULL', FORCE_QUOTE *, COMPRESSION zstd", 'csv.zst',
-    { delimiter: ';', quote: '"', escape: '\\', header: false, null_values: ['NULL'], encoding: 'utf-8' }),
+const DUCKDB_CSV: readonly (readonly [HeldoutWriter, readonly Claim[]])[] = [
+  [duckdbCsv('defaults', '', 'csv'), [textHas('"com,ma"')]],
+  [duckdbCsv('semicolon-nullstr-null', "DELIM ';', NULLSTR 'NULL'", 'csv', { delimiter: ';', null_values: ['NULL'] }), [textHas('id;name;'), textHas(';NULL;')]],
+  [duckdbCsv('tab-nullstr-backslash-n', "DELIM '\\t', NULLSTR '\\N'", 'csv', { delimiter: '\t', null_values: ['\\N'] }), [textHas('\t\\N\t')]],
+  [duckdbCsv('escape-backslash', "QUOTE '\"', ESCAPE '\\'", 'csv', { quote: '"', escape: '\\' }), [textHas('"quo\\"te"')]],
+  [duckdbCsv('no-header', 'HEADER false', 'csv', { header: false }), [textLacks('id,name')]],
+  [duckdbCsv('force-quote', 'FORCE_QUOTE *', 'csv'), [textHas('"plain"')]],
+  [duckdbCsv('gzip-semicolon', "DELIM ';', COMPRESSION gzip", 'csv.gz', { delimiter: ';' }), [GZIP, textHas('id;name;')]],
+  [duckdbCsv('zstd', 'COMPRESSION zstd', 'csv.zst'), [ZSTD]],
+  [duckdbCsv('every-option', "DELIM ';', QUOTE '\"', ESCAPE '\\', HEADER false, NULLSTR 'NULL', FORCE_QUOTE *, COMPRESSION zstd", 'csv.zst',
+    { delimiter: ';', quote: '"', escape: '\\', header: false, null_values: ['NULL'], encoding: 'utf-8' }), [ZSTD]],
 ];
 
 /**
@@ -49,15 +50,17 @@ const DUCKDB_CSV = [
  * quotes every field or every string), so those dialects declare the empty field null; QUOTE_NONE
  * quotes nothing and escapes the delimiter and `"` with a backslash (declared as `quote: ''`).
  */
-const PYTHON_CSV = [
-  pythonCsv('quote-minimal', { quoting: 'QUOTE_MINIMAL' }),
-  pythonCsv('quote-all', { quoting: 'QUOTE_ALL' }, { quote: '"', null_values: [''] }),
-  pythonCsv('quote-nonnumeric', { quoting: 'QUOTE_NONNUMERIC' }, { quote: '"', null_values: [''] }),
-  pythonCsv('quote-none-escaped', { quoting: 'QUOTE_NONE', escapechar: '\\' }, { quote: '', escape: '\\', null_values: [''] }),
-  pythonCsv('latin-1', { quoting: 'QUOTE_MINIMAL', encoding: 'latin-1' }, { encoding: 'latin-1' }),
+const PYTHON_CSV: readonly (readonly [HeldoutWriter, readonly Claim[]])[] = [
+  [pythonCsv('quote-minimal', { quoting: 'QUOTE_MINIMAL' }), [textHas('"com,ma"')]],
+  [pythonCsv('quote-all', { quoting: 'QUOTE_ALL' }, { quote: '"', null_values: [''] }), [textHas(',"",')]],
+  [pythonCsv('quote-nonnumeric', { quoting: 'QUOTE_NONNUMERIC' }, { quote: '"', null_values: [''] }), [textHas('\n-5,"quo""te",')]],
+  [pythonCsv('quote-none-escaped', { quoting: 'QUOTE_NONE', escapechar: '\\' }, { quote: '', escape: '\\', null_values: [''] }), [textHas('com\\,ma'), textHas('quo\\"te')]],
+  [pythonCsv('latin-1', { quoting: 'QUOTE_MINIMAL', encoding: 'latin-1' }, { encoding: 'latin-1' }), [textHas('café', 'latin1'), textLacks('café')]],
 ];
 
+const TYPES = 'CSV: nulls in required strings, numbers out of range, strings with delimiters, quotes and backslashes';
+
 export const HELDOUT_CSV_CASES: readonly HeldoutCase[] = [
-  ...DUCKDB_CSV.map((w) => heldoutCase('CSV: nulls in required strings, numbers out of range, strings with delimiters, quotes and backslashes', duckdbOrders, w)),
-  ...PYTHON_CSV.map((w) => heldoutCase('CSV: nulls in required strings, numbers out of range, strings with delimiters, quotes and backslashes', pythonOrders, w)),
+  ...DUCKDB_CSV.map(([w, claims]) => heldoutCase(TYPES, duckdbOrders, w, claims)),
+  ...PYTHON_CSV.map(([w, claims]) => heldoutCase(TYPES, pythonOrders, w, claims)),
 ];

@@ -1,4 +1,5 @@
 import { WriterVersion } from 'parquet-wasm/node';
+import { arrowTypes, rowGroupsAtLeast, statisticsHideMax, statisticsMinAboveMax, usesEncoding, usesPageType } from './heldout-claims.js';
 import { heldoutCase, lit, planted, rnd, type HeldoutCase, type HeldoutTable } from './heldout-case.js';
 import { arrowRsWriter, parquetjsWriter } from './heldout-js-writers.js';
 import { duckdbParquet } from './heldout-writers.js';
@@ -10,14 +11,14 @@ const in2027 = 'make_timestamp(1803945600000000 + i)';
 
 /**
  * INT64 given to parquetjs as text: nine-digit ids with 9e12 planted (the footer's string order
- * keeps "999…" as the max), and small quantities whose string order makes min > max.
+ * keeps "999…" as the max), and quantities of 2 to 89 whose string order makes min "10" > max "9".
  */
 const parquetjsIntegers: HeldoutTable = {
   label: 'int64-utf8', rows: 12_000, columns: [
     { name: 'id', sqlType: 'BIGINT', type: 'int64', required: true, max: '5000000000', parquetjs: 'INT64',
       value: planted(`100000000 + ${rnd(1, 899_995_001)}`, [1499, 700, '9000000000000 + i'], [2999, 100, '5000000001']) },
     { name: 'qty', sqlType: 'BIGINT', type: 'int64', min: '1', max: '100', parquetjs: 'INT64',
-      value: planted(`5 + ${rnd(2, 96)}`, [1201, 300, '101'], [1301, 600, '0'], [97, 3, NULL]) },
+      value: planted(`2 + ${rnd(2, 88)}`, [1201, 300, '101'], [6007, 600, '0'], [97, 3, NULL]) },
     { name: 'name', sqlType: 'VARCHAR', type: 'string', required: true, minLength: 1, parquetjs: 'UTF8',
       value: planted(`'name-' || i`, [1711, 5, NULL], [2003, 11, "''"]) },
     { name: 'code', sqlType: 'VARCHAR', type: 'string', enum: ['a', 'b', 'c'], parquetjs: 'UTF8',
@@ -110,12 +111,20 @@ const uintegerTable: HeldoutTable = {
 
 const DUCKDB = [duckdbParquet('v1', 'PARQUET_VERSION v1'), duckdbParquet('v2', 'PARQUET_VERSION v2')];
 
+const v2 = (w: { id: string }) => (w.id.includes('v2') ? [usesPageType('DATA_PAGE_V2')] : []);
+
 export const HELDOUT_PARQUET_CASES: readonly HeldoutCase[] = [
-  ...PARQUETJS.map((w) => heldoutCase('INT64 up to 9e12 given as text (string-ordered statistics), UTF8, optional columns, several row groups', parquetjsIntegers, w)),
-  ...PARQUETJS.map((w) => heldoutCase('TIMESTAMP_MILLIS and TIMESTAMP_MICROS in 2027 against not_in_future, 1 µs before min', parquetjsTimestamps, w)),
-  ...ARROW_RS.map((w) => heldoutCase('Dictionary(UInt32, LargeUtf8), LargeUtf8, Int64 at ±2^53+1, UInt32 past 2^31, Decimal128(38,10) 1e-10 past bounds', arrowTable, w)),
-  heldoutCase('UInt64 past 2^63 (no contract type: a type finding)', uint64Table, ARROW_RS[0]!),
-  ...DUCKDB.map((w) => heldoutCase('DECIMAL(38,10)/(18,3) one unit past bounds, TIMESTAMP_NS/_MS 1 ns/1 ms past bounds, dates before 1970 and after 2262, NaN/±Infinity', duckdbEdges, w)),
-  ...DUCKDB.map((w) => heldoutCase('UINTEGER over its whole range, 300k distinct values, max 3e9', uintegerTable, w)),
+  ...PARQUETJS.map((w) => heldoutCase('INT64 up to 9e12 given as text (string-ordered statistics), UTF8, optional columns, several row groups', parquetjsIntegers, w,
+    [rowGroupsAtLeast(3), statisticsHideMax('id', 'BIGINT'), statisticsMinAboveMax('qty', 'BIGINT'), ...v2(w)])),
+  ...PARQUETJS.map((w) => heldoutCase('TIMESTAMP_MILLIS and TIMESTAMP_MICROS in 2027 against not_in_future, 1 µs before min', parquetjsTimestamps, w,
+    [statisticsHideMax('ts_ms', 'TIMESTAMPTZ'), statisticsHideMax('ts_us', 'TIMESTAMPTZ'), statisticsMinAboveMax('ts_ms', 'TIMESTAMPTZ'), ...v2(w)])),
+  ...ARROW_RS.map((w) => heldoutCase('Dictionary(UInt32, LargeUtf8), LargeUtf8, Int64 at ±2^53+1, UInt32 past 2^31, Decimal128(38,10) 1e-10 past bounds', arrowTable, w,
+    [arrowTypes({ color: 'I{U}', key: 'U', big: 'l', u32: 'I', amount: 'd:38,10' }), usesEncoding('RLE_DICTIONARY'), ...v2(w)])),
+  heldoutCase('UInt64 past 2^63 (no contract type: a type finding)', uint64Table, ARROW_RS[0]!, [arrowTypes({ u64: 'L' })]),
+  // DuckDB's v2 keeps v1 page headers; what changes is the encodings.
+  ...DUCKDB.map((w) => heldoutCase('DECIMAL(38,10)/(18,3) one unit past bounds, TIMESTAMP_NS/_MS 1 ns/1 ms past bounds, dates before 1970 and after 2262, NaN/±Infinity', duckdbEdges, w,
+    w.id.includes('v2') ? [usesEncoding('DELTA_BINARY_PACKED'), usesEncoding('BYTE_STREAM_SPLIT')] : [])),
+  ...DUCKDB.map((w) => heldoutCase('UINTEGER over its whole range, 300k distinct values, max 3e9', uintegerTable, w,
+    w.id.includes('v2') ? [usesEncoding('DELTA_BINARY_PACKED'), rowGroupsAtLeast(2)] : [])),
   ...DUCKDB.map((w) => heldoutCase('UBIGINT past 2^63 (no contract type: a type finding)', uint64Table, w)),
 ];

@@ -35,6 +35,10 @@ export function describeHeldoutMatrix(name: string, cases: readonly HeldoutCase[
       expect({ rows: outcome.actual!.rows, status: outcome.actual!.status, counts: outcome.actual!.counts }, why)
         .toEqual({ rows: outcome.expected.rows, status: outcome.expected.status, counts: outcome.expected.counts });
     }, CASE_TIMEOUT);
+
+    if (c.claims.length > 0) it.each(c.claims)('writes a file that $says', async (claim) => {
+      expect(await claim.holds((await heldoutOutcome(c)).path)).toBe(true);
+    }, CASE_TIMEOUT);
   });
 }
 
