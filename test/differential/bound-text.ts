@@ -8,17 +8,20 @@ import type { Random } from './random-tools.js';
  * text means, so the oracle compares with exactly what the YAML says.
  */
 export function boundFor(type: ColumnType, value: number, r: Random): Bound {
+  const nanos = () => `CAST('${BigInt(value) * 1_000_000n}' AS HUGEINT)`;
   switch (type.kind) {
-    case 'date': return { value, yaml: JSON.stringify(new Date(value).toISOString().slice(0, 10)) };
-    case 'timestamp': return { value, yaml: JSON.stringify(instantText(value, r)) };
-    case 'timestamp_ntz': return { value, yaml: JSON.stringify(new Date(value).toISOString().replace('Z', '')) };
-    case 'decimal': return numberBound(unscaledText(Math.round(value * 10 ** type.scale), type.scale));
-    default: return numberBound(String(value));
+    case 'date': return { value, yaml: JSON.stringify(new Date(value).toISOString().slice(0, 10)), sql: nanos() };
+    case 'timestamp': return { value, yaml: JSON.stringify(instantText(value, r)), sql: nanos() };
+    case 'timestamp_ntz': return { value, yaml: JSON.stringify(new Date(value).toISOString().replace('Z', '')), sql: nanos() };
+    case 'decimal': return numberBound(unscaledText(Math.round(value * 10 ** type.scale), type.scale), `DECIMAL(38,${type.scale})`);
+    case 'int32':
+    case 'int64': return numberBound(String(value), 'HUGEINT');
+    default: return numberBound(String(value), 'DOUBLE');
   }
 }
 
-function numberBound(text: string): Bound {
-  return { value: Number(text), yaml: text };
+function numberBound(text: string, sqlType: string): Bound {
+  return { value: Number(text), yaml: text, sql: `CAST('${text}' AS ${sqlType})` };
 }
 
 function instantText(millis: number, r: Random): string {
@@ -32,8 +35,8 @@ function instantText(millis: number, r: Random): string {
 }
 
 /** The exact decimal text of unscaled / 10^scale. */
-export function unscaledText(unscaled: number, scale: number): string {
-  const digits = String(Math.abs(unscaled)).padStart(scale + 1, '0');
+export function unscaledText(unscaled: number | bigint, scale: number): string {
+  const digits = String(unscaled).replace('-', '').padStart(scale + 1, '0');
   const sign = unscaled < 0 ? '-' : '';
   return scale === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }

@@ -41,6 +41,7 @@ function freshValues(type: ColumnType, like: readonly unknown[], now: number, r:
 /** A contract value carried in a narrower type that reads without loss. */
 function narrowed(spec: SpecColumn, stored: ColumnType, value: unknown, r: Random): unknown {
   if (value === null) return null;
+  if (typeof value === 'bigint') return narrowedExact(spec.type, stored, value);
   const n = value as number;
   switch (stored.kind) {
     case 'int32': return Number.isFinite(n) ? Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(n))) : 0;
@@ -49,6 +50,25 @@ function narrowed(spec: SpecColumn, stored: ColumnType, value: unknown, r: Rando
     case 'decimal': return narrowDecimal(n, stored.precision, stored.scale);
     // Bytes that are UTF-8 stay the same value as text, so keys can repeat across files of both kinds.
     case 'string': return spec.type.kind === 'binary' ? (asText(value as Uint8Array) ?? freeText(r, 0, 8)) : String(value);
+    default: return value;
+  }
+}
+
+/**
+ * An exact edge value (an int64, or a decimal's unscaled integer) in a narrower stored type,
+ * clamped to it: a decimal loses its last digit with its last scale digit (toward zero).
+ */
+function narrowedExact(contract: ColumnType, stored: ColumnType, value: bigint): unknown {
+  const clamp = (v: bigint, limit: bigint) => (v > limit ? limit : v < -limit - 1n ? -limit - 1n : v);
+  const scale = BigInt(contract.kind === 'decimal' ? contract.scale : 0);
+  switch (stored.kind) {
+    case 'int32': return Number(clamp(value / 10n ** scale, 2n ** 31n - 1n));
+    case 'int64': return clamp(value / 10n ** scale, 2n ** 63n - 1n);
+    case 'decimal': {
+      const limit = 10n ** BigInt(stored.precision) - 1n;
+      const v = value / 10n ** (scale - BigInt(stored.scale));
+      return v > limit ? limit : v < -limit ? -limit : v;
+    }
     default: return value;
   }
 }

@@ -6,12 +6,16 @@ import type { DataFormat } from '../../lib/contract/model.js';
  * The oracle reads this, never contract-gate's parsed Contract, so a loader bug shows up as a
  * disagreement instead of being copied into the expectation.
  */
-export type Scalar = string | number | boolean;
+export type Scalar = string | number | bigint | boolean;
 
-/** A min/max bound: its value (a number, or epoch ms for temporal columns) and how YAML spells it. */
+/**
+ * A min/max bound: its value (a number, or epoch ms for temporal columns; approximate past 2^53),
+ * how YAML spells it, and the exact SQL literal the oracle compares with (see orderedValue).
+ */
 export interface Bound {
   readonly value: number;
   readonly yaml: string;
+  readonly sql: string;
 }
 
 export interface SpecColumn {

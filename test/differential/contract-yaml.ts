@@ -2,7 +2,7 @@ import { formatColumnType } from '../../lib/contract/column-type.js';
 import type { SpecColumn, SpecContract } from './contract-spec.js';
 
 /** JSON strings are YAML double-quoted scalars, so every string goes through JSON.stringify. */
-const quote = (value: string | number | boolean) => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+const quote = (value: string | number | bigint | boolean) => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 /** The contract file text for a spec; the file name must be `<name>.v1.yaml`. */
 export function contractYaml(contract: SpecContract): string {

@@ -22,9 +22,9 @@ export interface ContractRecipe {
 export function drawColumnType(r: Random): ColumnType {
   const kind = r.pick(['string', 'string', 'int32', 'int64', 'float32', 'float64', 'decimal', 'boolean', 'date', 'timestamp', 'timestamp', 'timestamp_ntz', 'binary'] as const);
   if (kind !== 'decimal') return { kind };
-  const precision = r.between(1, 38);
-  // Scales past 18 make the decimal-to-double conversion engine-specific; see tick-space.ts.
-  return { kind, precision, scale: r.between(0, Math.min(precision, 18)) };
+  const precision = r.chance(0.2) ? 38 : r.between(1, 38);
+  // Now and then a scale past 18 (bounds and values compare exactly); DECIMAL(38,38) has no room for JSON's leading zero.
+  return { kind, precision, scale: r.between(0, Math.min(precision, r.chance(0.25) ? 37 : 18)) };
 }
 
 export function drawContract(seed: number, format: DataFormat, now: number, r: Random): ContractRecipe {

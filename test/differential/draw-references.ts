@@ -27,16 +27,21 @@ function drawKeys(contract: SpecContract, column: SpecColumn, tables: readonly L
   const held = new Set<string>();
   for (const table of tables) {
     const stored = table.columns.find((c) => c.name === column.name && c.type === column.type.kind);
-    for (const value of stored?.values ?? []) if (value !== null) held.add(keyText(value));
+    for (const value of stored?.values ?? []) if (value !== null) held.add(keyText(value, column.type.kind));
   }
   const keep = r.pick([1, 1, 0.95, 0.5, 0.1, 0]);
   const kept = r.shuffle([...held]).slice(0, Math.round(held.size * keep));
   const good = drawValues(column.type, r, contract.now).good;
-  const others = Array.from({ length: r.between(0, 20) }, () => keyText(good(r)));
+  const others = Array.from({ length: r.between(0, 20) }, () => keyText(good(r), column.type.kind));
   return { keys: [...new Set([...kept, ...others])] };
 }
 
-/** A logical value (see LogicalTable) as referenceKey spells it: integers, dates and timestamps are whole numbers. */
-export function keyText(value: unknown): string {
+/**
+ * A logical value (see LogicalTable) as referenceKey spells it: integers, dates and timestamps are
+ * whole numbers (epoch ms). An edge instant (bigint ns) between two milliseconds no key spells.
+ */
+export function keyText(value: unknown, kind: ColumnType['kind']): string {
+  const temporal = kind === 'timestamp' || kind === 'timestamp_ntz';
+  if (typeof value === 'bigint' && temporal) return value % 1_000_000n === 0n ? String(value / 1_000_000n) : `ns ${value}`;
   return typeof value === 'number' ? BigInt(value).toString() : String(value);
 }

@@ -45,7 +45,7 @@ export function drawSeed(seed: number): Drawn {
   }
   const format = r.weighted<DataFormat>([[6, 'parquet'], [2, 'csv'], [2, 'jsonl']]);
   const partition = drawPartition(seed, format, r);
-  const writer = drawWriter(format, r);
+  const writer = drawWriter(format, r, partition.tables);
   const rows = partition.tables.reduce((sum, t) => sum + t.rows, 0);
   const { contract, facts } = drawRuleExtras(seed, partition, rows, false);
   return { seed, format, contract, tables: partition.tables, writer, engine: drawEngine(seed, format === 'parquet'), facts, bulk: false };

@@ -34,7 +34,11 @@ export function newestValue(tables: readonly LogicalTable[], name: string, kind:
   let newest: number | undefined;
   for (const table of tables) {
     const column = table.columns.find((c) => c.name === name && c.type === kind);
-    for (const value of column?.values ?? []) if (typeof value === 'number' && (newest === undefined || value > newest)) newest = value;
+    for (const raw of column?.values ?? []) {
+      // Edge instants are bigint nanoseconds (edge-draw.ts).
+      const value = typeof raw === 'bigint' ? Number(raw / 1_000_000n) : raw;
+      if (typeof value === 'number' && (newest === undefined || value > newest)) newest = value;
+    }
   }
   return newest;
 }

@@ -63,8 +63,9 @@ function keySpelling(type: ColumnType, value: string): string {
     case 'int32':
     case 'int64': return `CAST(${value} AS VARCHAR)`;
     case 'date': return `CAST(epoch_ms(CAST(${value} AS TIMESTAMP)) AS VARCHAR)`;
+    // A timestamp's value is exact epoch nanoseconds (see timestampNanos).
     case 'timestamp':
-    case 'timestamp_ntz': return `CASE WHEN epoch_us(${value}) % 1000 = 0 THEN CAST(epoch_us(${value}) // 1000 AS VARCHAR) ELSE 'µs ' || CAST(epoch_us(${value}) AS VARCHAR) END`;
+    case 'timestamp_ntz': return `CASE WHEN ${value} % 1000000 = 0 THEN CAST(${value} // 1000000 AS VARCHAR) ELSE 'ns ' || CAST(${value} AS VARCHAR) END`;
     default: return value;
   }
 }

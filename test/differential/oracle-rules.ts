@@ -1,4 +1,4 @@
-import { isTemporalType, type ColumnType } from '../../lib/contract/column-type.js';
+import type { ColumnType } from '../../lib/contract/column-type.js';
 import { mustHaveValue, type Scalar, type SpecColumn, type SpecContract } from './contract-spec.js';
 import { sqlString } from './duckdb-session.js';
 import type { ColumnAccess, FileView } from './file-view.js';
@@ -52,7 +52,7 @@ function valueRules(column: SpecColumn, value: string, now: number): [string, st
   if (column.minLength !== undefined || column.maxLength !== undefined) {
     rules.push(['length', `(length(${value}) < ${column.minLength ?? 0} OR length(${value}) > ${column.maxLength ?? 2 ** 31})`]);
   }
-  if (column.notInFuture) rules.push(['not_in_future', `${ordered} > ${number(now)}`]);
+  if (column.notInFuture) rules.push(['not_in_future', `${ordered} > CAST('${BigInt(now) * 1_000_000n}' AS HUGEINT)`]);
   return rules;
 }
 
@@ -64,21 +64,30 @@ function boundRules(column: SpecColumn, ordered: string): [string, string][] {
   const floats = column.type.kind === 'float32' || column.type.kind === 'float64';
   const nan = floats ? `isnan(${ordered})` : 'false';
   const rules: [string, string][] = [];
-  if (column.min) rules.push(['min', `(${nan} OR ${ordered} < ${number(column.min.value)})`]);
-  if (column.max) rules.push(['max', `(${column.min ? 'false' : nan} OR (NOT ${nan} AND ${ordered} > ${number(column.max.value)}))`]);
+  if (column.min) rules.push(['min', `(${nan} OR ${ordered} < ${column.min.sql})`]);
+  if (column.max) rules.push(['max', `(${column.min ? 'false' : nan} OR (NOT ${nan} AND ${ordered} > ${column.max.sql}))`]);
   return rules;
 }
 
 /**
- * Bounds are YAML numbers, i.e. doubles, so values compare as doubles (an exact decimal 0.1 is not
- * "below" the bound 0.1); dates and timestamps compare as epoch milliseconds, wall-clock ones as UTC.
+ * Issue 27: compared exactly where the contract is exact, against the bound's own text (Bound.sql):
+ * integers as HUGEINT, decimals at their scale in DECIMAL(38,s), floats as doubles (a float bound
+ * is the double its text reads as); dates and timestamps as epoch nanoseconds in HUGEINT (a
+ * timestamp's value already is, see timestampNanos), wall-clock ones as UTC.
  */
 export function orderedValue(type: ColumnType, value: string): string {
-  if (!isTemporalType(type)) return `CAST(${value} AS DOUBLE)`;
-  const instant = type.kind === 'date' ? `CAST(${value} AS TIMESTAMP)` : value;
-  return `(CAST(epoch_us(${instant}) AS DOUBLE) / 1000)`;
+  switch (type.kind) {
+    case 'int32':
+    case 'int64': return `CAST(${value} AS HUGEINT)`;
+    case 'decimal': return `CAST(${value} AS DECIMAL(38,${type.scale}))`;
+    case 'date': return `(CAST(epoch_us(CAST(${value} AS TIMESTAMP)) AS HUGEINT) * 1000)`;
+    case 'timestamp':
+    case 'timestamp_ntz': return value;
+    default: return `CAST(${value} AS DOUBLE)`;
+  }
 }
 
-function number(value: number): string {
-  return `CAST('${String(value)}' AS DOUBLE)`;
+/** A timestamp column's value as the oracle holds it: exact epoch nanoseconds, whatever unit the file stores. */
+export function timestampNanos(duckdbType: string, value: string): string {
+  return duckdbType === 'TIMESTAMP_NS' ? `CAST(epoch_ns(${value}) AS HUGEINT)` : `(CAST(epoch_us(${value}) AS HUGEINT) * 1000)`;
 }

@@ -54,15 +54,25 @@ export function textValue(type: ColumnType, raw: string): string {
     case 'binary': return `encode(${raw})`;
     case 'int32':
     case 'int64': return `TRY_CAST(${raw} AS BIGINT)`;
-    // Decimals compare as doubles anyway (see oracle-rules.ts), and text parses to one exactly rounded.
+    // Exact: the text has at most s digits after the point (textIsValid), exponents counted.
+    case 'decimal': return `TRY_CAST(${raw} AS DECIMAL(38,${type.scale}))`;
     case 'float32':
-    case 'float64':
-    case 'decimal': return floatValue(raw);
+    case 'float64': return floatValue(raw);
     case 'boolean': return `(lower(${raw}) IN ('true', 't'))`;
     case 'date': return `TRY_CAST(substr(${raw}, 1, 10) AS DATE)`;
-    case 'timestamp': return `TRY_CAST(${raw} AS TIMESTAMPTZ)`;
-    case 'timestamp_ntz': return `TRY_CAST(${raw} AS TIMESTAMP)`;
+    case 'timestamp': return textNanos(raw, 'TIMESTAMPTZ');
+    case 'timestamp_ntz': return textNanos(raw, 'TIMESTAMP');
   }
+}
+
+/**
+ * Exact epoch nanoseconds of a timestamp's text: DuckDB's casts keep microseconds, so the 7th-9th
+ * fraction digits are cut before the cast and added after (a positive part, before 1970 too).
+ */
+function textNanos(raw: string, type: 'TIMESTAMPTZ' | 'TIMESTAMP'): string {
+  const micros = `TRY_CAST(regexp_replace(${raw}, '(\\.[0-9]{6})[0-9]+', '\\1') AS ${type})`;
+  const sub = `TRY_CAST(rpad(regexp_extract(${raw}, '\\.[0-9]{6}([0-9]{1,3})', 1), 3, '0') AS INTEGER)`;
+  return `(CAST(epoch_us(${micros}) AS HUGEINT) * 1000 + coalesce(${sub}, 0))`;
 }
 
 export function floatValue(raw: string): string {

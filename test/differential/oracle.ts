@@ -110,8 +110,9 @@ async function scanFile(contract: SpecContract, view: FileView, keys: ReferenceT
     const into = i < rowRules.length ? rowLevel : batchLevel;
     into[c.key] = (into[c.key] ?? 0) + Number(row?.[`c${i}`] ?? 0);
   });
+  // Epoch nanoseconds (orderedValue) to the milliseconds freshness lags are taken in.
   const max = row?.newest;
-  return { rows: Number(row?.rows ?? 0), rowLevel, batchLevel, ...(typeof max === 'number' ? { newest: max } : {}) };
+  return { rows: Number(row?.rows ?? 0), rowLevel, batchLevel, ...(typeof max === 'bigint' || typeof max === 'number' ? { newest: Number(max) / 1e6 } : {}) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ColumnType } from '../../lib/contract/column-type.js';
 import type { SpecContract } from './contract-spec.js';
 import { queryRows, sqlIdent, sqlString } from './duckdb-session.js';
 import { canonicalType, lackingColumn, sourceFor, type ColumnAccess, type FileView } from './file-view.js';
+import { timestampNanos } from './oracle-rules.js';
 import { satisfies, storedTypeOf } from './oracle-types.js';
 
 /** A Parquet file: its columns as DuckDB types them, each checked against the contract type. */
@@ -36,5 +37,6 @@ async function utcTimestamps(path: string): Promise<Set<string>> {
 /** The stored value in the contract type's DuckDB type, so values from different files compare. */
 function canonical(type: ColumnType, duckType: string, ident: string): string {
   if (type.kind === 'binary' && duckType === 'VARCHAR') return `encode(${ident})`;
+  if (type.kind === 'timestamp' || type.kind === 'timestamp_ntz') return timestampNanos(duckType, ident);
   return `CAST(${ident} AS ${canonicalType(type)})`;
 }

@@ -1,5 +1,6 @@
 import type { ColumnType } from '../../lib/contract/column-type.js';
 import { unscaledText } from './bound-text.js';
+import { isoNanos } from './exact-time.js';
 import type { Random } from './random-tools.js';
 
 /**
@@ -13,12 +14,13 @@ export function textOf(type: ColumnType, value: unknown, r: Random): string | nu
 }
 
 function validText(type: ColumnType, value: unknown, r: Random): string {
+  if (typeof value === 'bigint' && (type.kind === 'timestamp' || type.kind === 'timestamp_ntz')) return exactInstant(type, value, r);
   switch (type.kind) {
     case 'int32':
     case 'int64': return r.pick([String(value), `+${String(value)}`.replace('+-', '-'), Number(value) >= 0 ? `00${String(value)}` : String(value)]);
     case 'float32':
     case 'float64': return floatText(value as number, r);
-    case 'decimal': return `${unscaledText(Math.round((value as number) * 10 ** type.scale), type.scale)}${type.scale > 0 && r.chance(0.3) ? '00' : ''}`;
+    case 'decimal': return `${unscaledText(typeof value === 'bigint' ? value : Math.round((value as number) * 10 ** type.scale), type.scale)}${type.scale > 0 && r.chance(0.3) ? '00' : ''}`;
     case 'boolean': return r.pick(value ? ['true', 'TRUE', 'True', 't'] : ['false', 'FALSE', 'False', 'F']);
     // A date as pandas' to_json(date_format='iso') writes one, now and then: midnight without an offset.
     case 'date': return `${new Date(value as number).toISOString().slice(0, 10)}${r.chance(0.2) ? 'T00:00:00.000' : ''}`;
@@ -27,6 +29,12 @@ function validText(type: ColumnType, value: unknown, r: Random): string {
     case 'timestamp_ntz': return r.chance(0.1) ? new Date(value as number).toISOString().slice(0, 10) : new Date(value as number).toISOString().replace('Z', '').replace('T', r.pick(['T', ' ']));
     default: return String(value);
   }
+}
+
+/** An edge instant (bigint nanoseconds) with every digit: DuckDB's and pandas' spellings. */
+function exactInstant(type: ColumnType, nanos: bigint, r: Random): string {
+  if (type.kind === 'timestamp_ntz') return isoNanos(nanos, 9, 'none', r.pick(['T', ' ']));
+  return r.pick([isoNanos(nanos, 9), isoNanos(nanos, 9, 0).replace('+00:00', '+00'), isoNanos(nanos, 6, 'Z', ' ')]);
 }
 
 function floatText(value: number, r: Random): string {

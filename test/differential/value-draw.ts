@@ -1,6 +1,9 @@
 import { isOrderedType, type ColumnType } from '../../lib/contract/column-type.js';
 import type { SpecColumn } from './contract-spec.js';
 import { drawOrdered } from './draw-ordered.js';
+import { drawEdgeOrdered } from './edge-draw.js';
+import { drawEdgeFloats } from './edge-floats.js';
+import { drawEdgeStrings } from './edge-strings.js';
 import type { Random } from './random-tools.js';
 import { drawStringShape } from './string-shapes.js';
 
@@ -25,6 +28,8 @@ export interface ValueDraw {
 
 /** Rules and values by type: bounds for ordered types, a shape (enum, pattern, lengths) for strings. */
 export function drawValues(type: ColumnType, r: Random, now: number): ValueDraw {
+  const edge = drawEdges(type, r, now);
+  if (edge) return edge;
   if (isOrderedType(type)) {
     const { good, plants, ...rules } = drawOrdered(type, now, r);
     return { rules, good, plants, roomy: type.kind !== 'decimal' || type.precision >= 6 };
@@ -32,6 +37,13 @@ export function drawValues(type: ColumnType, r: Random, now: number): ValueDraw 
   if (type.kind === 'string') return drawStrings(r);
   if (type.kind === 'boolean') return { rules: { notInFuture: false }, good: (rr) => rr.chance(0.5), plants: [], roomy: false };
   return { rules: { notInFuture: false }, good: randomBytes, plants: [], roomy: true };
+}
+
+/** A third of ordered columns and a quarter of string columns take their values and bounds at the type's edges. */
+function drawEdges(type: ColumnType, r: Random, now: number): ValueDraw | undefined {
+  if (type.kind === 'float32' || type.kind === 'float64') return r.chance(0.35) ? drawEdgeFloats(type.kind === 'float32', r) : undefined;
+  if (isOrderedType(type)) return r.chance(0.35) ? drawEdgeOrdered(type, now, r) : undefined;
+  return type.kind === 'string' && r.chance(0.25) ? drawEdgeStrings(r) : undefined;
 }
 
 /** Random bytes, often not valid UTF-8, so a reader that decodes binary as text loses them. */
