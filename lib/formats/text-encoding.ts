@@ -7,9 +7,12 @@ import { UnreadableError } from './table-file.js';
  * chunks is held over), so memory stays at a chunk. A UTF-8 file that starts with a UTF-16 byte
  * order mark (Excel's "Unicode text", PowerShell's Out-File) is refused naming the key to set.
  */
+/** Node declares TextDecoder as a value only, outside the DOM library. */
+type Decoder = InstanceType<typeof TextDecoder>;
+
 export async function* utf8Chunks(chunks: AsyncGenerator<Uint8Array>, encoding: CsvEncoding): AsyncGenerator<Uint8Array> {
   if (encoding === 'utf-8') return yield* checkedUtf8(chunks);
-  let decoder: TextDecoder | undefined;
+  let decoder: Decoder | undefined;
   // utf-16 looks for its byte order mark in the first two bytes, which a tiny chunk may split.
   let held = new Uint8Array(0);
   try {
@@ -48,8 +51,8 @@ function isUtf16Bom(bytes: Uint8Array): boolean {
 }
 
 /** `utf-16` takes its byte order from the mark it must start with; latin1 is ISO-8859-1 byte for code point. */
-function decoderFor(encoding: Exclude<CsvEncoding, 'utf-8'>, first: Uint8Array): TextDecoder {
-  if (encoding === 'latin1') return new Latin1Decoder() as unknown as TextDecoder;
+function decoderFor(encoding: Exclude<CsvEncoding, 'utf-8'>, first: Uint8Array): Decoder {
+  if (encoding === 'latin1') return new Latin1Decoder() as unknown as Decoder;
   if (encoding === 'windows-1252') return new TextDecoder('windows-1252');
   if (encoding !== 'utf-16') return new TextDecoder(encoding, { fatal: true });
   if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true });
