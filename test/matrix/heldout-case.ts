@@ -40,6 +40,7 @@ export interface CsvDialect {
   readonly delimiter?: string;
   readonly quote?: string;
   readonly escape?: string;
+  readonly escape_unquoted?: boolean;
   readonly header?: boolean;
   readonly null_values?: readonly string[];
   readonly encoding?: string;

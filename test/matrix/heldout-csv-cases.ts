@@ -48,13 +48,13 @@ const DUCKDB_CSV: readonly (readonly [HeldoutWriter, readonly Claim[]])[] = [
 /**
  * Python's csv.writer in every quoting mode. It writes None as an empty field (`""` when it
  * quotes every field or every string), so those dialects declare the empty field null; QUOTE_NONE
- * quotes nothing and escapes the delimiter and `"` with a backslash (declared as `quote: ''`).
+ * quotes nothing and escapes the delimiter and `"` with a backslash (declared as `escape_unquoted: true`).
  */
 const PYTHON_CSV: readonly (readonly [HeldoutWriter, readonly Claim[]])[] = [
   [pythonCsv('quote-minimal', { quoting: 'QUOTE_MINIMAL' }), [textHas('"com,ma"')]],
-  [pythonCsv('quote-all', { quoting: 'QUOTE_ALL' }, { quote: '"', null_values: [''] }), [textHas(',"",')]],
-  [pythonCsv('quote-nonnumeric', { quoting: 'QUOTE_NONNUMERIC' }, { quote: '"', null_values: [''] }), [textHas('\n-5,"quo""te",')]],
-  [pythonCsv('quote-none-escaped', { quoting: 'QUOTE_NONE', escapechar: '\\' }, { quote: '', escape: '\\', null_values: [''] }), [textHas('com\\,ma'), textHas('quo\\"te')]],
+  [pythonCsv('quote-all', { quoting: 'QUOTE_ALL' }, { quote: '"', null_values: ['""'] }), [textHas(',"",')]],
+  [pythonCsv('quote-nonnumeric', { quoting: 'QUOTE_NONNUMERIC' }, { quote: '"', null_values: ['', '""'] }), [textHas('\n-5,"quo""te",')]],
+  [pythonCsv('quote-none-escaped', { quoting: 'QUOTE_NONE', escapechar: '\\' }, { escape: '\\', escape_unquoted: true }), [textHas('com\\,ma'), textHas('quo\\"te')]],
   [pythonCsv('latin-1', { quoting: 'QUOTE_MINIMAL', encoding: 'latin-1' }, { encoding: 'latin-1' }), [textHas('café', 'latin1'), textLacks('café')]],
 ];
 
