@@ -36,8 +36,10 @@ export function parseTemporalExact(text: string, kind: 'date' | 'timestamp'): nu
 }
 
 function validDate(year: number, month: number, day: number): number | undefined {
-  const millis = Date.UTC(year, month - 1, day);
-  const check = new Date(millis);
+  // Date.UTC reads years 0-99 as 1900-1999: the year is set on its own.
+  const check = new Date(0);
+  check.setUTCFullYear(year, month - 1, day);
+  const millis = check.getTime();
   if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
   return millis;
 }

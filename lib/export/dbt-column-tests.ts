@@ -1,7 +1,6 @@
 import { isTemporalType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec, RowTolerance } from '../contract/model.js';
-import { formatDate, formatTimestamp } from '../contract/temporal.js';
-import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound, temporalBoundText } from './exact-number.js';
 
 /** A test by name, or `{ name: { ...arguments, config } }`. */
 export type DbtTest = string | Record<string, unknown>;
@@ -69,8 +68,7 @@ export function boundValue(column: ColumnSpec, value: number, side: 'min' | 'max
     return typeof exact === 'bigint' ? exact : integerBound(value, range);
   }
   if (!isTemporalType(type)) return exactNumber(value);
-  const text = type.kind === 'date' ? formatDate(value) : formatTimestamp(value).replace(/\.000Z$/, 'Z');
-  return `'${type.kind === 'timestamp_ntz' ? text.replace(/Z$/, '') : text}'`;
+  return `'${temporalBoundText(column, side)}'`;
 }
 
 function lengthArgs(column: ColumnSpec): Record<string, number> {

@@ -1,3 +1,7 @@
+import { isTemporalType } from '../contract/column-type.js';
+import { exactBound } from '../contract/exact-bounds.js';
+import type { ColumnSpec } from '../contract/model.js';
+import { formatBound } from '../contract/temporal.js';
 import { NumberText } from './json-text.js';
 
 /**
@@ -50,4 +54,16 @@ export function exactDigits(column: { exactMin?: string; exactMax?: string }, si
   if (!/^-?\d+$/.test(text)) return new NumberText(text);
   const exact = BigInt(text);
   return range === undefined ? exact : exact < range.min ? range.min : exact > range.max ? range.max : exact;
+}
+
+/**
+ * A date or timestamp bound as the contract wrote it, to its last fraction digit (a µs or ns bound
+ * printed to the millisecond would move it); wall-clock time without the `Z` it never had.
+ * Undefined for other types or no bound.
+ */
+export function temporalBoundText(column: ColumnSpec, side: 'min' | 'max'): string | undefined {
+  const bound = exactBound(column, side);
+  if (bound === undefined || !isTemporalType(column.type)) return undefined;
+  const text = formatBound(bound, column.type).replace(/\.000Z$/, 'Z');
+  return column.type.kind === 'timestamp_ntz' ? text.replace(/Z$/, '') : text;
 }

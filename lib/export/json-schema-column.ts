@@ -68,7 +68,7 @@ function engineClauses(column: ColumnSpec, value: ValueSchema, checks: Checks, m
 /** Temporal bounds are all the gate's (JSON Schema compares no dates); numeric ones only where they warn. */
 function rangeClauses(column: ColumnSpec, checks: Checks, typed: boolean): string[] {
   if (isTemporalType(column.type) || !typed) return weighedRuleNotes(column, ['range']);
-  const side = (value: number | undefined, rule: 'min' | 'max', words: string) => (value !== undefined && !checks(rule) ? [`${words} ${formatBound(column, value)}${WARN}`] : []);
+  const side = (value: number | undefined, rule: 'min' | 'max', words: string) => (value !== undefined && !checks(rule) ? [`${words} ${formatBound(column, rule)}${WARN}`] : []);
   return [...side(column.min, 'min', 'at least'), ...side(column.max, 'max', 'at most')];
 }
 
@@ -86,13 +86,13 @@ function referenceClauses(column: ColumnSpec, warned: boolean): string[] {
 function contractTerms(column: ColumnSpec, checks: Checks, value: ValueSchema): Record<string, unknown> {
   const unasserted = (rule: ColumnSeverityRule) => !checks(rule) || (rule === 'enum' && value.branches === undefined);
   const range = column.type.kind === 'int32' ? INT32_RANGE : column.type.kind === 'int64' ? INT64_RANGE : undefined;
-  const bound = (bound: number) => (isTemporalType(column.type) ? formatBound(column, bound) : range ? integerBound(bound, range) : exactNumber(bound));
+  const bound = (side: 'min' | 'max', bound: number) => (isTemporalType(column.type) ? formatBound(column, side) : range ? integerBound(bound, range) : exactNumber(bound));
   const terms: Record<string, unknown> = { type: formatColumnType(column.type) };
   if (column.required && !checks('required')) terms.required = true;
   if (column.requiredWhen && !checks('required_when')) terms.required_when = { column: column.requiredWhen.column, in: [...column.requiredWhen.in] };
   if (column.enum && unasserted('enum')) terms.enum = [...column.enum];
-  if (column.min !== undefined) terms.min = (isTemporalType(column.type) ? undefined : exactDigits(column, 'min', range)) ?? bound(column.min);
-  if (column.max !== undefined) terms.max = (isTemporalType(column.type) ? undefined : exactDigits(column, 'max', range)) ?? bound(column.max);
+  if (column.min !== undefined) terms.min = (isTemporalType(column.type) ? undefined : exactDigits(column, 'min', range)) ?? bound('min', column.min);
+  if (column.max !== undefined) terms.max = (isTemporalType(column.type) ? undefined : exactDigits(column, 'max', range)) ?? bound('max', column.max);
   if (column.pattern !== undefined && unasserted('pattern')) terms.pattern = column.pattern;
   if (column.minLength !== undefined && unasserted('length')) terms.min_length = column.minLength;
   if (column.maxLength !== undefined && unasserted('length')) terms.max_length = column.maxLength;

@@ -1,7 +1,5 @@
-import { isTemporalType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec } from '../contract/model.js';
-import { formatDate, formatTimestamp } from '../contract/temporal.js';
-import { exactText, INT32_RANGE, INT64_RANGE, integerBound } from './exact-number.js';
+import { exactDigits, exactText, INT32_RANGE, INT64_RANGE, integerBound, temporalBoundText } from './exact-number.js';
 
 /** The contract rules a target format may be unable to state in its own terms. */
 export type NotedRule = 'range' | 'pattern' | 'length' | 'requiredWhen' | 'notInFuture' | 'unique';
@@ -11,13 +9,10 @@ export type NotedRule = 'range' | 'pattern' | 'length' | 'requiredWhen' | 'notIn
  * which mean nothing to a reader of a schema, and a number past 2^53 as the double it compares
  * with, printed exactly (see exact-number.ts).
  */
-export function formatBound(column: ColumnSpec, value: number): string {
-  if (column.type.kind === 'int32' || column.type.kind === 'int64') return String(integerBound(value, column.type.kind === 'int32' ? INT32_RANGE : INT64_RANGE));
-  if (!isTemporalType(column.type)) return exactText(value);
-  if (column.type.kind === 'date') return formatDate(value);
-  const instant = formatTimestamp(value);
-  // A wall-clock bound was read as if UTC; printing the `Z` would claim an offset it never had.
-  return column.type.kind === 'timestamp_ntz' ? instant.replace(/Z$/, '') : instant;
+export function formatBound(column: ColumnSpec, side: 'min' | 'max'): string {
+  const value = column[side]!;
+  if (column.type.kind === 'int32' || column.type.kind === 'int64') return String(exactDigits(column, side, column.type.kind === 'int32' ? INT32_RANGE : INT64_RANGE) ?? integerBound(value, column.type.kind === 'int32' ? INT32_RANGE : INT64_RANGE));
+  return temporalBoundText(column, side) ?? String(exactDigits(column, side) ?? exactText(value));
 }
 
 /** Short clauses for the given rules of a column, e.g. `at least 0`, `not in the future`. */
@@ -45,7 +40,7 @@ export function weighedRuleNotes(column: ColumnSpec, rules: readonly NotedRule[]
     if (rule !== 'range') return ruleNotes(column, [rule]).map((note) => mark(note, warns(SEVERITY_KEY[rule])));
     const { min, max } = column;
     if (min === undefined || max === undefined || warns('min') === warns('max')) return ruleNotes(column, ['range']).map((note) => mark(note, warns(min === undefined ? 'max' : 'min')));
-    return [mark(`at least ${formatBound(column, min)}`, warns('min')), mark(`at most ${formatBound(column, max)}`, warns('max'))];
+    return [mark(`at least ${formatBound(column, 'min')}`, warns('min')), mark(`at most ${formatBound(column, 'max')}`, warns('max'))];
   });
 }
 
@@ -73,9 +68,9 @@ function noteFor(column: ColumnSpec, rule: NotedRule): string | undefined {
 
 function rangeNote(column: ColumnSpec): string | undefined {
   const { min, max } = column;
-  if (min !== undefined && max !== undefined) return `between ${formatBound(column, min)} and ${formatBound(column, max)}`;
-  if (min !== undefined) return `at least ${formatBound(column, min)}`;
-  if (max !== undefined) return `at most ${formatBound(column, max)}`;
+  if (min !== undefined && max !== undefined) return `between ${formatBound(column, 'min')} and ${formatBound(column, 'max')}`;
+  if (min !== undefined) return `at least ${formatBound(column, 'min')}`;
+  if (max !== undefined) return `at most ${formatBound(column, 'max')}`;
   return undefined;
 }
 

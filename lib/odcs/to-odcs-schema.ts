@@ -1,7 +1,6 @@
 import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
-import { formatDate, formatTimestamp } from '../contract/temporal.js';
-import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound } from '../export/exact-number.js';
+import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound, temporalBoundText } from '../export/exact-number.js';
 import { CUSTOM_PREFIX } from './custom-properties.js';
 import { columnSeverity, odcsSeverity, relationship, rowCountRules } from './to-odcs-rules.js';
 
@@ -63,13 +62,13 @@ function logicalType(type: ColumnType): string {
 /** Only the options ODCS allows for the logical type, so the document validates. */
 function typeOptions(column: ColumnSpec): Json {
   const { type } = column;
-  const bound = (value: number | undefined) => value === undefined ? undefined : !isTemporalType(type) ? exactBound(type, value) : type.kind === 'date' ? formatDate(value) : instant(value, type.kind === 'timestamp_ntz');
+  const bound = (side: 'min' | 'max') => { const value = column[side]; return value === undefined ? undefined : isTemporalType(type) ? temporalBoundText(column, side) : exactBound(type, value); };
   const width = { int32: 'i32', int64: 'i64', float32: 'f32', float64: 'f64' }[type.kind as string];
   const options: Json = {
     format: width ?? (type.kind === 'binary' ? 'binary' : undefined),
     timezone: type.kind === 'timestamp' ? true : type.kind === 'timestamp_ntz' ? false : undefined,
-    minimum: integerDigits(column, 'min') ?? bound(column.min),
-    maximum: integerDigits(column, 'max') ?? bound(column.max),
+    minimum: integerDigits(column, 'min') ?? bound('min'),
+    maximum: integerDigits(column, 'max') ?? bound('max'),
     pattern: column.pattern,
     minLength: column.minLength,
     maxLength: column.maxLength,
@@ -91,12 +90,6 @@ function integerDigits(column: ColumnSpec, side: 'min' | 'max'): bigint | undefi
   const range = column.type.kind === 'int32' ? INT32_RANGE : column.type.kind === 'int64' ? INT64_RANGE : undefined;
   const exact = range && exactDigits(column, side, range);
   return typeof exact === 'bigint' ? exact : undefined;
-}
-
-/** A wall-clock bound is written without an offset; it is read back as UTC, as it was held. */
-function instant(millis: number, wallClock: boolean): string {
-  const text = formatTimestamp(millis).replace(/\.000Z$/, 'Z');
-  return wallClock ? text.replace(/Z$/, '') : text;
 }
 
 export function custom(key: string, value: unknown): Json {

@@ -20,6 +20,12 @@ describe('bounds read exactly from the contract text', () => {
     expect(column('{ name: v, type: timestamp, min: "2026-01-01T00:00:00.000000001Z" }')).toMatchObject({ min: Date.parse('2026-01-01T00:00:00Z'), exactMin: '1767225600000.000001' });
   });
 
+  it('reads dates and timestamps in the years 0 to 99 as written, not as 1900 to 1999', () => {
+    expect(column('{ name: v, type: timestamp, min: "0054-02-05T23:48:48.972Z" }').min).toBe(Date.parse('0054-02-05T23:48:48.972Z'));
+    expect(column('{ name: v, type: date, min: "0001-01-03" }').min).toBe(Date.parse('0001-01-03T00:00:00Z'));
+    expect(problemsOf('{ name: v, type: date, min: "0099-02-29" }')).toEqual(['7:35 error expected an ISO-8601 date (YYYY-MM-DD), found "0099-02-29"']);
+  });
+
   it('adds nothing where the double is the bound, and reads floats as doubles', () => {
     expect(column('{ name: v, type: "decimal(18,3)", min: 0.1, max: 1e14 }')).not.toHaveProperty('exactMin');
     expect(column('{ name: v, type: float64, max: 1000000.0000000001 }')).not.toHaveProperty('exactMax');

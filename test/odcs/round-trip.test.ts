@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { buildCheckPlan } from '../../lib/checks/check-plan.js';
 import { parseContract } from '../../lib/contract/load-contract.js';
 import type { Contract } from '../../lib/contract/model.js';
+import { exportContract } from '../../lib/export/export-contract.js';
 import { exportOdcs } from '../../lib/odcs/to-odcs.js';
 import { comparablePlan, EVERY_FEATURE, VARIANTS, withRuleKeys } from './fixtures.js';
 
@@ -95,6 +96,17 @@ describe('native → ODCS → native with bounds past 2^53', () => {
     expect(odcs).toContain('maximum: 9007199254740993');
     expect(odcs).not.toContain('9223372036854776000');
     expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
+  });
+
+  it('writes timestamp bounds past the millisecond to their last digit, in ODCS and in dbt, and reads back the same contract', () => {
+    const original = load(yamlOf('{ name: at, type: timestamp, max: "9509-02-28T12:09:21.780522Z" }', '{ name: local, type: timestamp_ntz, min: "1969-12-31T23:59:59.999999999" }'), 'ids.v1.yaml');
+    const odcs = exportOdcs(original);
+    expect(odcs).toContain('9509-02-28T12:09:21.780522Z');
+    expect(odcs).toContain('1969-12-31T23:59:59.999999999');
+    expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
+    const dbt = exportContract(original, 'dbt');
+    expect(dbt).toContain("max_value: \"'9509-02-28T12:09:21.780522Z'\"");
+    expect(dbt).toContain("min_value: \"'1969-12-31T23:59:59.999999999'\"");
   });
 });
 
