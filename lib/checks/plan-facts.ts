@@ -1,3 +1,5 @@
+import { ExactValue } from '../contract/exact-value.js';
+
 /**
  * What a run knows beyond the contract and the data: facts read from the lake before the
  * checks start (lib/lake/ reads them), so the rules that compare with other partitions stay pure.
@@ -37,5 +39,7 @@ export function referenceKey(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value).toString() : String(value);
   if (value instanceof Date) return String(value.getTime());
+  // A decimal past 15 digits or a time finer than a millisecond, in its one canonical spelling.
+  if (value instanceof ExactValue) return value.toString();
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

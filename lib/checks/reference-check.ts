@@ -1,6 +1,6 @@
-import { GateError } from '../errors.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource } from '../formats/prefetched-source.js';
+import { UnreadableError } from '../formats/table-file.js';
 import { textLayout, type ReferencePlan } from './check-plan.js';
 import { INVALID } from './coerce-value.js';
 import type { PartitionFile } from './partition-file.js';
@@ -47,8 +47,9 @@ async function checkFile(state: PartitionState, file: PartitionFile, checkable: 
       }
     }
   } catch (error) {
-    // A storage failure fails the run; an unreadable file was reported by the first pass.
-    if (error instanceof GateError) throw error;
+    // An unreadable file was reported by the first pass; anything else (a storage failure, a bug)
+    // fails the run, rather than leave the file's references unchecked.
+    if (!(error instanceof UnreadableError)) throw error;
   } finally {
     await opened.close();
   }
