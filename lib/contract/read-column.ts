@@ -89,6 +89,11 @@ function readScalarList(reader: YamlReader, node: Node | null, path: string): (s
   }
   const values = items.map((item, i) => {
     const value = reader.scalar(item, `${path}[${i}]`);
+    // A whole number a double rounds (9223372036854775807 is held as …808) would never match the value written.
+    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      reader.report('invalid_value', `${path}[${i}]`, item, `${isScalar(item) && typeof item.source === 'string' ? item.source : value} is past 2^53, which a condition cannot match exactly; list values within ±9007199254740991`);
+      return undefined;
+    }
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
     if (value !== undefined) reader.report('wrong_type', `${path}[${i}]`, item, `expected a string, number or boolean, found ${describeValue(value)}`);
     return undefined;

@@ -26,6 +26,10 @@ describe('bounds read exactly from the contract text', () => {
     expect(problemsOf('{ name: v, type: date, min: "0099-02-29" }')).toEqual(['7:35 error expected an ISO-8601 date (YYYY-MM-DD), found "0099-02-29"']);
   });
 
+  it('refuses, at its line and column, a required_when value past 2^53 that no value could match exactly', () => {
+    expect(problemsOf('{ name: v, type: string, required_when: { column: v, in: [9223372036854775807] } }')).toEqual(['7:65 error 9223372036854775807 is past 2^53, which a condition cannot match exactly; list values within ±9007199254740991']);
+  });
+
   it('adds nothing where the double is the bound, and reads floats as doubles', () => {
     expect(column('{ name: v, type: "decimal(18,3)", min: 0.1, max: 1e14 }')).not.toHaveProperty('exactMin');
     expect(column('{ name: v, type: float64, max: 1000000.0000000001 }')).not.toHaveProperty('exactMax');

@@ -78,11 +78,17 @@ function drawGrain(columns: readonly ColumnRecipe[], r: Random): string[] {
 
 const CONDITION_KINDS = new Set(['string', 'int32', 'int64', 'boolean']);
 
+function conditionValue(value: unknown): boolean {
+  return typeof value === 'bigint' ? value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) : typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value);
+}
+
 function addRequiredWhen(column: ColumnRecipe, all: readonly ColumnRecipe[], grain: readonly string[], r: Random): ColumnRecipe {
   if (column.spec.required || grain.includes(column.spec.name) || !r.chance(0.3)) return column;
   const condition = r.pick(all);
   if (condition === column || !CONDITION_KINDS.has(condition.spec.type.kind)) return column;
   const source = condition.pool ?? Array.from({ length: 5 }, () => condition.values.good(r));
-  const listed = [...new Set(r.shuffle(source).slice(0, r.between(1, 3)))] as Scalar[];
+  // The loader refuses a condition value past 2^53 (it could not match exactly); values are drawn within it.
+  const listed = [...new Set(r.shuffle(source.filter(conditionValue)).slice(0, r.between(1, 3)))] as Scalar[];
+  if (listed.length === 0) return column;
   return { ...column, spec: { ...column.spec, requiredWhen: { column: condition.spec.name, in: listed } }, nullRate: Math.max(column.nullRate, 0.1) };
 }
