@@ -1,5 +1,5 @@
 import type { ColumnType } from '../contract/column-type.js';
-import { decimalFromText } from '../contract/exact-value.js';
+import { decimalFromText, ExactValue } from '../contract/exact-value.js';
 import { parseTextDate, parseTextInstant, parseTextWallClock } from './text-timestamps.js';
 
 /** Returned for a value that cannot be read as the column's type: a `type` violation. */
@@ -63,6 +63,7 @@ function acceptsJsonString(type: ColumnType, raw: string): boolean {
  * Epoch numbers are no dates or timestamps: they say neither their unit nor their zone.
  */
 function fromJson(raw: unknown, type: ColumnType): Coerced {
+  if (raw instanceof ExactValue) return fromExactJson(raw, type);
   const number = typeof raw === 'number';
   switch (type.kind) {
     case 'int32': return number && Number.isInteger(raw) && inInt32(raw as number) ? raw : INVALID;
@@ -71,6 +72,24 @@ function fromJson(raw: unknown, type: ColumnType): Coerced {
     case 'float64': return number ? raw : typeof raw === 'bigint' ? Number(raw) : INVALID;
     case 'decimal': return (number && Number.isFinite(raw)) || typeof raw === 'bigint' ? parseDecimal(String(raw), type) : INVALID;
     case 'boolean': return typeof raw === 'boolean' ? raw : INVALID;
+    default: return INVALID;
+  }
+}
+
+/**
+ * A JSON number with more digits than a double keeps (json-line.ts). A decimal is read as written
+ * where it fits the type, else as the double a JSON reader sees (pandas writes 9999999999.99 as
+ * 9999999999.9899997711); a float is that double.
+ */
+function fromExactJson(raw: ExactValue, type: ColumnType): Coerced {
+  switch (type.kind) {
+    case 'decimal': {
+      const exact = parseDecimal(raw.toString(), type);
+      return exact === INVALID ? parseDecimal(String(Number(raw)), type) : exact;
+    }
+    case 'float32':
+    case 'float64': return Number(raw);
+    // A whole number written with a point past 2^53 is a float's digits, as JSON.parse made it before.
     default: return INVALID;
   }
 }

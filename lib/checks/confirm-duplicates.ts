@@ -1,4 +1,4 @@
-import { GateError } from '../errors.js';
+import { UnreadableError } from '../formats/table-file.js';
 import type { ColumnType } from '../contract/column-type.js';
 import { openTable } from '../formats/open-table.js';
 import { countedSource, type ReadStats } from '../formats/prefetched-source.js';
@@ -76,7 +76,8 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
   const opened = await file.open();
   try {
     const table = openTable(plan.format, countedSource(opened.source, reads), textLayout(plan));
-    const readable = checkFileSchema(plan, await table.schema(), file.path, new ViolationLog([]));
+    const schema = await table.schema();
+    const readable = checkFileSchema(plan, schema, file.path, new ViolationLog([]));
     const names = [...new Set(pending.flatMap((p) => p.keySet.columns))];
     const count = pending.reduce((sum, p) => sum + p.rows.length, 0);
     // Each row read alone decodes its page again (about 4 ms a row on a 20k-row file): beyond a
@@ -86,15 +87,18 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     const rawText = new Set(readable.filter((c) => c.plan.spec.type.kind === 'string' && !c.coerce && names.includes(c.plan.spec.name)).map((c) => c.plan.spec.name));
     const textual = new Set(readable.filter((c) => ['string', 'binary'].includes(c.plan.spec.type.kind) && names.includes(c.plan.spec.name)).map((c) => c.plan.spec.name));
     const pick = { columns: textual, rows: candidateMask(rows()) };
-    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText, pick });
+    // Numbers, dates and times in text are parsed by the reader as the first pass parsed them (a
+    // DECIMAL(38,x) to its last digit), not through JSON.parse's doubles.
+    const parse = schema.kind === 'typed' ? undefined : new Map(readable.filter((c) => names.includes(c.plan.spec.name) && !textual.has(c.plan.spec.name)).map((c) => [c.plan.spec.name, c.plan.spec.type]));
+    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText, pick, parse });
     for await (const batch of batches) {
-      const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name))]));
+      const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name), batch.parsed?.has(name) === true)]));
       for (const candidates of pending) tallyBatch(plan, file.path, fileIndex, candidates, values, batch);
     }
   } catch (error) {
-    // A storage failure must fail the run (a retry confirms the keys); an unreadable file was
-    // reported by the first pass and its keys stay unconfirmed.
-    if (error instanceof GateError) throw error;
+    // An unreadable file was reported by the first pass and its keys stay unconfirmed; anything
+    // else (a storage failure, which a retry confirms, or a bug) fails the run rather than drop them.
+    if (!(error instanceof UnreadableError)) throw error;
   } finally {
     await opened.close();
   }
@@ -136,9 +140,10 @@ function tallyBatch(plan: CheckPlan, path: string, fileIndex: number, candidates
 
 const UTF8 = new TextEncoder();
 
-function checkedValues(readable: readonly ReadableColumn[], name: string, raw: ArrayLike<unknown> | undefined): ArrayLike<unknown> {
+function checkedValues(readable: readonly ReadableColumn[], name: string, raw: ArrayLike<unknown> | undefined, parsed: boolean): ArrayLike<unknown> {
   const column = readable.find((c) => c.plan.spec.name === name);
-  const coerce = column?.coerce;
+  // A column the reader parsed holds checked values already (ColumnBatch.parsed).
+  const coerce = parsed ? undefined : column?.coerce;
   // Strings satisfy `binary` as their UTF-8 bytes (and hash so): a file that stores the column as
   // text holds the same keys as one that stores bytes, so they compare as bytes.
   if (raw && !coerce && column?.plan.spec.type.kind === 'binary') return Array.from(raw, (value) => (typeof value === 'string' ? UTF8.encode(value) : value));

@@ -1,12 +1,15 @@
+import { decimalFromText, type ExactValue } from '../contract/exact-value.js';
+
 /**
  * JSON as writers emit it, beyond what JSON.parse takes: DuckDB's `FORMAT json` and Python's
  * json module write `NaN`, `Infinity` and `-Infinity` bare, and DuckDB writes BIGINT as integer
- * literals that a double cannot hold, which JSON.parse would round (two ids becoming one).
+ * literals that a double cannot hold, which JSON.parse would round (two ids becoming one), and
+ * DECIMAL(38,x) as numbers with more digits than a double keeps (read exactly, as ExactValue).
  * Lines with neither take the plain JSON.parse path; only lines that need it are rewritten.
  */
 
-/** An integer literal of 16 digits may already be past 2^53; shorter ones never are. */
-const LONG_DIGITS = /\d{16}/;
+/** A number literal of 16 significant digits (a point may sit among them) may be more than a double holds; shorter ones never are. */
+const LONG_DIGITS = /(?:\d\.?){16}/;
 const BARE_NON_FINITE = /NaN|Infinity/;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const NON_FINITE_TOKENS = ['NaN', '-Infinity', 'Infinity'] as const;
@@ -84,7 +87,8 @@ function tokenAt(text: string, i: number): string | undefined {
 function replace(token: string, topLevel: boolean): string | undefined {
   if ((NON_FINITE_TOKENS as readonly string[]).includes(token)) return topLevel ? JSON.stringify(MARK + token) : JSON.stringify(token);
   const isLongInteger = topLevel && token.length >= 16 && /^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token));
-  return isLongInteger ? JSON.stringify(MARK + token) : undefined;
+  const isLongDecimal = topLevel && !isLongInteger && LONG_DIGITS.test(token) && /[.eE]/.test(token);
+  return isLongInteger || isLongDecimal ? JSON.stringify(MARK + token) : undefined;
 }
 
 /** Turns the marked values of a line's object back into numbers and bigints. */
@@ -98,9 +102,9 @@ function reviveTopLevel(value: unknown): unknown {
   return object;
 }
 
-function revive(token: string): number | bigint {
+function revive(token: string): number | bigint | ExactValue {
   if (token === 'NaN') return NaN;
   if (token === 'Infinity') return Infinity;
   if (token === '-Infinity') return -Infinity;
-  return BigInt(token);
+  return /^-?\d+$/.test(token) ? BigInt(token) : (decimalFromText(token) ?? Number(token));
 }

@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFrom, counts, memoryFile, validate } from '../fixtures/partition.js';
+import { openDuckDB, queryRows, sqlString } from '../writers/duckdb-session.js';
+
+/**
+ * Keys that differ only past a double's 15 digits (DECIMAL(32,4) as DuckDB writes it): the
+ * candidates a hash finds are confirmed on the exact values, in every format. Many repeated keys
+ * take the one-pass re-read, a few the row-by-row one; DuckDB's GROUP BY is the oracle.
+ */
+let session: Awaited<ReturnType<typeof openDuckDB>>;
+const dir = mkdtempSync(join(tmpdir(), 'cg-confirm-'));
+
+beforeAll(async () => {
+  session = await openDuckDB();
+  // Values 8328513515626024801555938373.0000 + i/10^4: as doubles, neighbours collapse into one key.
+  await session.connection.run(`CREATE TABLE many AS SELECT (8328513515626024801555938373.0000 + (i % 7000) / 10000)::DECIMAL(32,4) AS amount FROM range(20000) r(i)`);
+  await session.connection.run(`CREATE TABLE few AS SELECT (8328513515626024801555938373.0000 + (CASE WHEN i < 3 THEN 0 ELSE i END) / 10000)::DECIMAL(32,4) AS amount FROM range(20000) r(i)`);
+});
+
+afterAll(() => {
+  session?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const COPY = { parquet: 'FORMAT parquet', csv: 'FORMAT csv, HEADER true', jsonl: 'FORMAT json', 'jsonl.gz': 'FORMAT json, COMPRESSION gzip' } as const;
+
+describe.each(Object.keys(COPY) as (keyof typeof COPY)[])('unique keys past 15 digits in %s', (format) => {
+  it.each(['many', 'few'])('counts the repeated keys of the %s-duplicates table as DuckDB does', async (table) => {
+    const path = join(dir, `${table}.${format}`);
+    await session.connection.run(`COPY ${table} TO ${sqlString(path)} (${COPY[format]})`);
+    const contract = contractFrom(`
+name: amounts
+version: 1.0.0
+owner: { team: t, notify: [t@example.com] }
+produces: { format: ${format.split('.')[0]} }
+schema:
+  columns:
+    - { name: amount, type: "decimal(32,4)", required: true, unique: true }
+`);
+    const report = await validate(contract, [memoryFile(`${table}.${format}`, new Uint8Array(readFileSync(path)))]);
+    const [oracle] = await queryRows(session.connection, `SELECT count(*)::INTEGER AS n FROM (SELECT amount FROM ${table} GROUP BY amount HAVING count(*) > 1)`);
+    expect(oracle!.n).toBeGreaterThan(0);
+    expect(counts(report)).toEqual({ 'unique:amount': oracle!.n });
+  });
+});
