@@ -6,6 +6,15 @@ export class NumberText {
   constructor(readonly text: string) {}
 }
 
+/** For the yaml package's `customTags`: writes a NumberText as its digits, a plain YAML number. */
+export const NUMBER_TEXT_YAML_TAG = {
+  identify: (value: unknown) => value instanceof NumberText,
+  default: true,
+  tag: 'tag:yaml.org,2002:float',
+  resolve: (text: string) => Number(text),
+  stringify: (item: { value?: unknown }) => (item.value as NumberText).text,
+};
+
 /**
  * JSON.stringify, except that bigints and NumberText are written as exact number literals. int64
  * bounds such as 2^63-1 have no exact double, and JSON.stringify would print 9223372036854776000,

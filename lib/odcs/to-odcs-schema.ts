@@ -1,6 +1,7 @@
 import { formatColumnType, isTemporalType, parseColumnType, type ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound, temporalBoundText } from '../export/exact-number.js';
+import type { NumberText } from '../export/json-text.js';
 import { CUSTOM_PREFIX } from './custom-properties.js';
 import { columnSeverity, odcsSeverity, relationship, rowCountRules } from './to-odcs-rules.js';
 
@@ -67,8 +68,8 @@ function typeOptions(column: ColumnSpec): Json {
   const options: Json = {
     format: width ?? (type.kind === 'binary' ? 'binary' : undefined),
     timezone: type.kind === 'timestamp' ? true : type.kind === 'timestamp_ntz' ? false : undefined,
-    minimum: integerDigits(column, 'min') ?? bound('min'),
-    maximum: integerDigits(column, 'max') ?? bound('max'),
+    minimum: exactBoundDigits(column, 'min') ?? bound('min'),
+    maximum: exactBoundDigits(column, 'max') ?? bound('max'),
     pattern: column.pattern,
     minLength: column.minLength,
     maxLength: column.maxLength,
@@ -85,11 +86,11 @@ function exactBound(type: ColumnType, value: number): number | bigint {
   return type.kind === 'int64' ? integerBound(value, INT64_RANGE) : exactNumber(value);
 }
 
-/** An integer bound's exact digits past 2^53 (exact-number.ts); decimals keep their double here. */
-function integerDigits(column: ColumnSpec, side: 'min' | 'max'): bigint | undefined {
+/** A number bound's exact digits where its double is not the bound (exact-number.ts): an integer past 2^53, a decimal past 15 digits. */
+function exactBoundDigits(column: ColumnSpec, side: 'min' | 'max'): bigint | NumberText | undefined {
+  if (isTemporalType(column.type)) return undefined;
   const range = column.type.kind === 'int32' ? INT32_RANGE : column.type.kind === 'int64' ? INT64_RANGE : undefined;
-  const exact = range && exactDigits(column, side, range);
-  return typeof exact === 'bigint' ? exact : undefined;
+  return exactDigits(column, side, range);
 }
 
 export function custom(key: string, value: unknown): Json {

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { NUMBER_TEXT_YAML_TAG } from '../export/json-text.js';
 import type { Contract, Sla } from '../contract/model.js';
 import { slaSeverity } from './to-odcs-rules.js';
 import { custom, schemaObject } from './to-odcs-schema.js';
@@ -27,7 +28,7 @@ export function exportOdcs(contract: Contract): string {
     customProperties: customProperties(contract),
   };
   // Quoting by YAML 1.1 rules keeps 06:00, no and 2026-01-01 strings for 1.1 readers (PyYAML) too.
-  return stringify(document, { lineWidth: 0, version: '1.1' });
+  return stringify(document, { lineWidth: 0, version: '1.1', customTags: [NUMBER_TEXT_YAML_TAG] });
 }
 
 /** Members are paged when their username is an address; anything else needs contractGate.notify. */

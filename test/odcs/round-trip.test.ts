@@ -98,6 +98,14 @@ describe('native → ODCS → native with bounds past 2^53', () => {
     expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
   });
 
+  it('writes decimal bounds past 15 digits to their last digit, and reads back the same contract', () => {
+    const original = load(yamlOf('{ name: amount, type: "decimal(27,2)", min: -9173526217381501225882943.61, max: 1000000.01 }'), 'ids.v1.yaml');
+    const odcs = exportOdcs(original);
+    expect(odcs).toContain('minimum: -9173526217381501225882943.61');
+    expect(odcs).toContain('maximum: 1000000.01');
+    expect(load(odcs, 'ids.v1.odcs.yaml')).toEqual(original);
+  });
+
   it('writes timestamp bounds past the millisecond to their last digit, in ODCS and in dbt, and reads back the same contract', () => {
     const original = load(yamlOf('{ name: at, type: timestamp, max: "9509-02-28T12:09:21.780522Z" }', '{ name: local, type: timestamp_ntz, min: "1969-12-31T23:59:59.999999999" }'), 'ids.v1.yaml');
     const odcs = exportOdcs(original);
