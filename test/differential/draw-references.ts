@@ -38,10 +38,17 @@ function drawKeys(contract: SpecContract, column: SpecColumn, tables: readonly L
 
 /**
  * A logical value (see LogicalTable) as referenceKey spells it: integers, dates and timestamps are
- * whole numbers (epoch ms). An edge instant (bigint ns) between two milliseconds no key spells.
+ * whole numbers (epoch ms); an edge instant (bigint ns) between two milliseconds is epoch ms with
+ * its fraction, trailing zeros dropped (`-1.5`, `1796047790696.000001`).
  */
 export function keyText(value: unknown, kind: ColumnType['kind']): string {
   const temporal = kind === 'timestamp' || kind === 'timestamp_ntz';
-  if (typeof value === 'bigint' && temporal) return value % 1_000_000n === 0n ? String(value / 1_000_000n) : `ns ${value}`;
+  if (typeof value === 'bigint' && temporal) return value % 1_000_000n === 0n ? String(value / 1_000_000n) : fractionalMillis(value);
   return typeof value === 'number' ? BigInt(value).toString() : String(value);
+}
+
+function fractionalMillis(nanos: bigint): string {
+  const magnitude = nanos < 0n ? -nanos : nanos;
+  const fraction = String(magnitude % 1_000_000n).padStart(6, '0').replace(/0+$/, '');
+  return `${nanos < 0n ? '-' : ''}${magnitude / 1_000_000n}.${fraction}`;
 }

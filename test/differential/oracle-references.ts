@@ -55,8 +55,8 @@ export function referenceCounts(contract: SpecContract, view: FileView, keys: Re
 
 /**
  * A value as referenceKey spells it: strings as they are, integers as decimal digits, dates and
- * timestamps as epoch milliseconds. A timestamp between two milliseconds is a fraction, which no
- * key (whole milliseconds, see draw-references.ts) spells, so any other spelling does as well.
+ * timestamps as epoch milliseconds, with the fraction of one between two milliseconds (see
+ * draw-references.ts keyText).
  */
 function keySpelling(type: ColumnType, value: string): string {
   switch (type.kind) {
@@ -65,7 +65,7 @@ function keySpelling(type: ColumnType, value: string): string {
     case 'date': return `CAST(epoch_ms(CAST(${value} AS TIMESTAMP)) AS VARCHAR)`;
     // A timestamp's value is exact epoch nanoseconds (see timestampNanos).
     case 'timestamp':
-    case 'timestamp_ntz': return `CASE WHEN ${value} % 1000000 = 0 THEN CAST(${value} // 1000000 AS VARCHAR) ELSE 'ns ' || CAST(${value} AS VARCHAR) END`;
+    case 'timestamp_ntz': return `CASE WHEN ${value} % 1000000 = 0 THEN CAST(${value} // 1000000 AS VARCHAR) ELSE (CASE WHEN ${value} < 0 THEN '-' ELSE '' END) || CAST(abs(${value}) // 1000000 AS VARCHAR) || '.' || rtrim(lpad(CAST(abs(${value}) % 1000000 AS VARCHAR), 6, '0'), '0') END`;
     default: return value;
   }
 }
