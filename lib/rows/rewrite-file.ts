@@ -6,7 +6,8 @@ import { rewriteParquet } from './parquet-rewrite.js';
 import { chunkSettings } from './parquet-settings.js';
 import { readSourceFooter } from './parquet-source.js';
 import { PART_BYTES } from './part-chunks.js';
-import { rewriteText } from './text-rewrite.js';
+import { unsupportedFile } from './row-errors.js';
+import { rewriteText, textCompression } from './text-rewrite.js';
 import { checkRowNumbers, rowsPastEnd } from './withheld-rows.js';
 
 export interface RewriteOptions {
@@ -40,6 +41,8 @@ export async function rewriteWithout(format: DataFormat, source: ByteSource, row
   const partBytes = options.partBytes ?? PART_BYTES;
   checkRowNumbers(rows, path);
   if (format !== 'parquet') {
+    // Only gzip is compressed again: withheld rows of a zstd file would be published as plain text under its name.
+    if ((await textCompression(source)) === 'zstd') throw unsupportedFile(path, undefined, 'zstd-compressed text', 'the rewrite compresses again with gzip only');
     const text = { path, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, chunkBytes: options.chunkBytes ?? DEFAULT_CHUNK_BYTES, partBytes };
     return { chunks: rewriteText(format, source, rows, text), notes: [] };
   }

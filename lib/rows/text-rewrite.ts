@@ -34,8 +34,13 @@ async function* keptBytes(pieces: AsyncIterable<TextPiece>): AsyncGenerator<Uint
 }
 
 async function isGzip(source: ByteSource): Promise<boolean> {
+  return (await textCompression(source)) === 'gzip';
+}
+
+/** The compression a text file's first bytes show. */
+export async function textCompression(source: ByteSource): Promise<ReturnType<typeof sniffCompression>> {
   const head = new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength)));
-  return sniffCompression(head) === 'gzip';
+  return sniffCompression(head);
 }
 
 /** One gzip stream of the pieces, read as it is made; a failure of the pieces ends it with that error. */

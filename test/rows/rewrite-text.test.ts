@@ -51,6 +51,12 @@ describe.each(cases)('$name', ({ format, file, column }) => {
     }
   });
 
+  it('zstd-compressed, is refused before any byte, to be quarantined whole rather than published as plain text', async () => {
+    // The magic number is all the refusal reads: it comes before any decoding.
+    const zstd = Buffer.concat([Buffer.of(0x28, 0xb5, 0x2f, 0xfd), bytes]);
+    await expect(rewriteWithout(format, source(zstd), [0])).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('zstd-compressed text') });
+  });
+
   it('refuses row numbers past its last row', async () => {
     await expect(rewriteWithout(format, source(bytes), [count]).then((r) => collect(r.chunks))).rejects.toMatchObject({ code: 'bad_arguments' });
   });
