@@ -90,7 +90,7 @@ export async function rereadKeys(plan: CheckPlan, reads: ReadStats, file: Partit
     // Numbers, dates and times in text are parsed by the reader as the first pass parsed them (a
     // DECIMAL(38,x) to its last digit), not through JSON.parse's doubles.
     const parse = schema.kind === 'typed' ? undefined : new Map(readable.filter((c) => names.includes(c.plan.spec.name) && !textual.has(c.plan.spec.name)).map((c) => [c.plan.spec.name, c.plan.spec.type]));
-    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows()) : table.batches(names, { rawText, pick, parse });
+    const batches = table.readRows && count <= MAX_ROWS_READ_ALONE ? table.readRows(names, rows(), { parse }) : table.batches(names, { rawText, pick, parse });
     for await (const batch of batches) {
       const values = new Map(names.map((name) => [name, checkedValues(readable, name, batch.columns.get(name), batch.parsed?.has(name) === true)]));
       for (const candidates of pending) tallyBatch(plan, file.path, fileIndex, candidates, values, batch);

@@ -54,7 +54,7 @@ export function openCsvFile(source: ByteSource, options: CsvOptions = {}): Table
       if (range === undefined) return readRecords(window(), layout, builderFor);
       return readRange(source, range, { chunkBytes, maxRecordBytes }, layout, headerNow, builderFor);
     },
-    readRows: (columns, rows) => pickRows(window(), layout, rows, (names) => wantedColumns(names, columns, {}, 1)),
+    readRows: (columns, rows, options = {}) => pickRows(window(), layout, rows, (names) => wantedColumns(names, columns, options, 1)),
   };
 }
 

@@ -35,9 +35,9 @@ export function openJsonLinesFile(source: ByteSource, options: JsonLinesOptions 
       const chunks = range.start === 0 ? textChunks(part, chunkBytes) : plainChunks(part, chunkBytes);
       return readBatches(new ChunkWindow(chunks), maxLineBytes, builder, range.start === 0 ? undefined : range.firstLine);
     },
-    readRows: (columns, rows) => {
+    readRows: (columns, rows, options = {}) => {
       const names = [...new Set(columns)];
-      const builderFor = (row: number) => new JsonLinesBatchBuilder(names, names.map(() => new JsonValues(1)), 1, maxLineBytes, row);
+      const builderFor = (row: number) => new JsonLinesBatchBuilder(names, names.map((name) => readerFor(name, options, 1)), 1, maxLineBytes, row);
       return readBatches(new ChunkWindow(textChunks(source, chunkBytes)), maxLineBytes, new JsonRowPicker(rows, builderFor));
     },
   };

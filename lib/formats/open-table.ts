@@ -74,7 +74,7 @@ function lazyParquet(source: ByteSource): TableFile {
   return {
     schema: async () => (await file()).schema(),
     batches: (columns, options) => delegated(async () => (await file()).batches(columns, options)),
-    readRows: (columns, rows) => delegated(async () => (await file()).readRows!(columns, rows)),
+    readRows: (columns, rows, options) => delegated(async () => (await file()).readRows!(columns, rows, options)),
   };
 }
 

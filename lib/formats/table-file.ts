@@ -15,9 +15,10 @@ export interface TableFile {
   batches(columns: readonly string[], options?: BatchOptions): AsyncIterable<ColumnBatch>;
   /**
    * Files with random access (Parquet): decodes only the given rows (0-based within the file),
-   * one batch per row, reading as few pages as the file's indexes allow.
+   * one batch per row, reading as few pages as the file's indexes allow. Text readers parse the
+   * `parse` columns as `batches` does.
    */
-  readRows?(columns: readonly string[], rows: readonly number[]): AsyncIterable<ColumnBatch>;
+  readRows?(columns: readonly string[], rows: readonly number[], options?: Pick<BatchOptions, 'parse'>): AsyncIterable<ColumnBatch>;
 }
 
 /** What only files with row groups (Parquet) act on; other readers read `columns` whole. */

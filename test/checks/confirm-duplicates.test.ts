@@ -6,7 +6,7 @@ import { contractFrom, counts, memoryFile, validate } from '../fixtures/partitio
 import { openDuckDB, queryRows, sqlString } from '../writers/duckdb-session.js';
 
 /**
- * Keys that differ only past a double's 15 digits (DECIMAL(32,4) as DuckDB writes it): the
+ * Keys that differ only past a double's 15 digits (DECIMAL(29,25) as DuckDB writes it): the
  * candidates a hash finds are confirmed on the exact values, in every format. Many repeated keys
  * take the one-pass re-read, a few the row-by-row one; DuckDB's GROUP BY is the oracle.
  */
@@ -15,9 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'cg-confirm-'));
 
 beforeAll(async () => {
   session = await openDuckDB();
-  // Values 8328513515626024801555938373.0000 + i/10^4: as doubles, neighbours collapse into one key.
-  await session.connection.run(`CREATE TABLE many AS SELECT (8328513515626024801555938373.0000 + (i % 7000) / 10000)::DECIMAL(32,4) AS amount FROM range(20000) r(i)`);
-  await session.connection.run(`CREATE TABLE few AS SELECT (8328513515626024801555938373.0000 + (CASE WHEN i < 3 THEN 0 ELSE i END) / 10000)::DECIMAL(32,4) AS amount FROM range(20000) r(i)`);
+  // Values from -9999.9999999999999999999999999 (29 digits) up by 10^-4: as doubles, the least is
+  // -10000, which decimal(29,25) does not hold.
+  await session.connection.run(`CREATE TABLE many AS SELECT (-9999.9999999999999999999999999::DECIMAL(29,25) + (i % 7000)::DECIMAL(8,0) * 0.0001::DECIMAL(5,4))::DECIMAL(29,25) AS amount FROM range(20000) r(i)`);
+  await session.connection.run(`CREATE TABLE few AS SELECT (-9999.9999999999999999999999999::DECIMAL(29,25) + (CASE WHEN i < 3 THEN 0 ELSE i END)::DECIMAL(8,0) * 0.0001::DECIMAL(5,4))::DECIMAL(29,25) AS amount FROM range(20000) r(i)`);
 });
 
 afterAll(() => {
@@ -38,7 +39,7 @@ owner: { team: t, notify: [t@example.com] }
 produces: { format: ${format.split('.')[0]} }
 schema:
   columns:
-    - { name: amount, type: "decimal(32,4)", required: true, unique: true }
+    - { name: amount, type: "decimal(29,25)", required: true, unique: true }
 `);
     const report = await validate(contract, [memoryFile(`${table}.${format}`, new Uint8Array(readFileSync(path)))]);
     const [oracle] = await queryRows(session.connection, `SELECT count(*)::INTEGER AS n FROM (SELECT amount FROM ${table} GROUP BY amount HAVING count(*) > 1)`);
