@@ -5,6 +5,7 @@ import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { openCsvFile } from '../../lib/formats/csv-file.js';
 import { contractFrom, counts, memoryFile, validate } from '../fixtures/partition.js';
 import { collectBatches } from '../fixtures/table-files.js';
+import { millisWithFraction } from '../../lib/contract/exact-value.js';
 
 /**
  * PostgreSQL's CSV, byte for byte as PostgreSQL 15 wrote it for this table (captured from a
@@ -70,7 +71,8 @@ describe.each([
       d: [12.34, -0.5, null],
       b: [true, false, null],
       dt: [Date.parse('2026-11-29'), null, Date.parse('2026-01-01')],
-      ts: [Date.parse('2026-11-29T00:00:00.123Z') + 0.456, Date.parse('2026-11-29T00:00:00Z'), null],
+      // Past the millisecond, a time is read exactly (exact-value.ts).
+      ts: [millisWithFraction(Date.parse('2026-11-29T00:00:00.123Z'), '456'), Date.parse('2026-11-29T00:00:00Z'), null],
       ntz: [Date.parse('2026-11-29T10:00:00Z'), Date.parse('2026-11-29T10:00:00.5Z'), null],
       bin: ['\\x78', null, '\\xaa'],
     });
