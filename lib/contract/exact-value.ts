@@ -89,7 +89,8 @@ function significantDigits(u: bigint): number {
 export function toExact(value: Ordered): ExactValue {
   if (value instanceof ExactValue) return value;
   if (typeof value === 'bigint') return new ExactValue(value, 0);
-  if (Number.isInteger(value)) return new ExactValue(BigInt(value), 0);
+  if (Number.isSafeInteger(value)) return new ExactValue(BigInt(value), 0);
+  // A number stands for its digits (at most 15): 1e24 is 10^24, not the double's 999999999999999983222784.
   const parsed = parseDecimalText(String(value))!;
   return new ExactValue(parsed.units, parsed.scale);
 }
@@ -107,10 +108,16 @@ export function compareExact(a: ExactValue, b: ExactValue): number {
  * comparison is exact in JavaScript). NaN compares as equal to everything; spans never hold it.
  */
 export function compareOrdered(a: Ordered, b: Ordered): number {
-  if (typeof a !== 'object' && typeof b !== 'object') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a !== 'object' && typeof b !== 'object' && !unsafeMix(a, b)) return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'number' && !Number.isFinite(a)) return a !== a ? 0 : a > 0 ? 1 : -1;
   if (typeof b === 'number' && !Number.isFinite(b)) return b !== b ? 0 : b > 0 ? -1 : 1;
   return compareExact(toExact(a), toExact(b));
+}
+
+/** A bigint beside a whole number past 2^53, which stands for its digits rather than the double's value. */
+function unsafeMix(a: number | bigint, b: number | bigint): boolean {
+  const number = typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
+  return typeof a !== typeof b && number !== undefined && Number.isInteger(number) && !Number.isSafeInteger(number);
 }
 
 /** Decimal text of units * 10^-scale: `-0.0012`, `1000000.0000000001`. */

@@ -66,7 +66,7 @@ export function isoSeconds(millis: number): string {
 
 /** A min or max bound as a contract writes it: a date or timestamp for temporal columns, every digit of a number. */
 export function formatBound(bound: Ordered, type: ColumnType): string {
-  if (!isTemporalType(type)) return typeof bound === 'number' && Number.isInteger(bound) && !Number.isSafeInteger(bound) ? String(BigInt(bound)) : String(bound);
+  if (!isTemporalType(type)) return typeof bound === 'number' && Number.isInteger(bound) && !Number.isSafeInteger(bound) ? toExact(bound).toString() : String(bound);
   return type.kind === 'date' ? formatDate(Number(bound)) : formatInstant(bound);
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { diffContracts } from '../../lib/compat/diff-contracts.js';
 import { parseContract } from '../../lib/contract/load-contract.js';
 import type { ColumnSpec } from '../../lib/contract/model.js';
+import { decimalFromText } from '../../lib/contract/exact-value.js';
+import { valueRulesFor } from '../../lib/checks/value-rules.js';
 
 const yamlOf = (column: string) => ['name: exact', 'version: 1.0.0', 'owner: { team: t, notify: [t@example.com] }', 'produces: { format: parquet }', 'schema:', '  columns:', `    - ${column}`, ''].join('\n');
 
@@ -28,6 +30,14 @@ describe('bounds read exactly from the contract text', () => {
 
   it('refuses, at its line and column, a required_when value past 2^53 that no value could match exactly', () => {
     expect(problemsOf('{ name: v, type: string, required_when: { column: v, in: [9223372036854775807] } }')).toEqual(['7:65 error 9223372036854775807 is past 2^53, which a condition cannot match exactly; list values within ±9007199254740991']);
+  });
+
+  it('holds a bound of few digits to those digits, not to its double (1e24 is not 999999999999999983222784)', () => {
+    const spec = column('{ name: v, type: "decimal(38,13)", max: 1000000000000000000000000.0000000000000 }');
+    const [max] = valueRulesFor(spec, { at: 0, text: '', due: false });
+    expect(max!.fails(decimalFromText('999999999999999999999999.9999999999999'))).toBe(false);
+    expect(max!.fails(decimalFromText('1000000000000000000000000.0000000000001'))).toBe(true);
+    expect(max!.detail).toContain('above the maximum 1000000000000000000000000');
   });
 
   it('adds nothing where the double is the bound, and reads floats as doubles', () => {
