@@ -83,7 +83,7 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
   const missingWhen = spec.requiredWhen ? `${missing} although ${spec.requiredWhen.column} is ${spec.requiredWhen.in.join(' or ')}` : missing;
   // The batch's newest value, sampled once after the loop: rendering every new maximum of a
   // column that only grows (an updated_at) would format a timestamp per row.
-  let newest = state.newest?.value;
+  let newest: Ordered = -Infinity;
   let newestAt = -1;
   // A column with a range rule: its least and greatest value, two comparisons a value (see ValueSpan).
   const ranged = state.spans.has(spec.name);
@@ -105,14 +105,13 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
       if (below(value as Ordered, least)) least = value as Ordered;
       if (below(greatest, value as Ordered)) greatest = value as Ordered;
     }
-    // Freshness is judged in hours: a time finer than a double holds is taken as its nearest double.
-    if (freshness && (newest === undefined || Number(value) > newest)) {
-      newest = Number(value);
+    if (freshness && below(newest, value as Ordered)) {
+      newest = value as Ordered;
       newestAt = i;
     }
   }
   if (ranged) state.observeSpan(spec.name, least, greatest);
-  if (newestAt >= 0) state.observeNewest(newest!, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
+  if (newestAt >= 0) state.observeNewest(newest, { file: context.file, row: null, value: toSampleValue(newest, spec.type) });
 }
 
 /**
@@ -124,8 +123,7 @@ function checkNumbers(context: BatchContext, column: ReadableColumn, values: Flo
   const { state } = context;
   const freshness = state.plan.freshness?.column === spec.name;
   // A number-only variable stays an unboxed double; `number | undefined` would box each new maximum.
-  let seen = state.newest !== undefined;
-  let newest = state.newest?.value ?? 0;
+  let newest = -Infinity;
   let newestAt = -1;
   // Unboxed doubles like `newest`, NaN never taken (see ValueSpan); the batch's span joins the state's after the loop.
   const ranged = state.spans.has(spec.name);
@@ -141,8 +139,7 @@ function checkNumbers(context: BatchContext, column: ReadableColumn, values: Flo
       if (value < least) least = value;
       if (value > greatest) greatest = value;
     }
-    if (freshness && (!seen || value > newest)) {
-      seen = true;
+    if (freshness && value > newest) {
       newest = value;
       newestAt = i;
     }
@@ -179,7 +176,7 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
   const column = columns.find((c) => c.plan.spec.name === name);
   if (!name || !column || context.values.has(name)) return;
   const max = context.batch.group?.statistics.get(name)?.max;
-  if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(Number(max), { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
+  if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(max, { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
 }
 
 function hashKeys(context: BatchContext, keySet: KeySet): void {

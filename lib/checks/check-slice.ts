@@ -34,7 +34,8 @@ export interface SliceResult {
   readonly entries: LogEntry[];
   /** Key hashes per key set, one per scanned row, in segments. */
   readonly hashes: Float64Array[][];
-  readonly newest?: { readonly value: number; readonly sample: Sample };
+  /** The newest freshness value as text (a SpanRecord value), which JSON keeps to its last digit. */
+  readonly newest?: { readonly value: string; readonly sample: Sample };
   readonly reads: ReadStats;
   /** Why the file could not be read, when it could not. */
   readonly unreadable?: string;
@@ -91,7 +92,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     scanned: state.scanned,
     entries: state.log.entries(),
     hashes: state.keySets.map((keySet) => keySet.hashes.segments()),
-    ...(state.newest ? { newest: state.newest } : {}),
+    ...(state.newest ? { newest: { value: String(state.newest.value), sample: state.newest.sample } } : {}),
     reads: state.reads,
     ...(unreadable === undefined ? {} : { unreadable }),
     ...(rangeKeys === undefined ? {} : { keys: rangeKeys }),
@@ -125,7 +126,7 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
     state.reads.bytes += result.reads.bytes;
     state.reads.requests += result.reads.requests;
     for (const column of result.absent ?? []) state.observeAbsent(column, files[result.fileIndex]?.path ?? '');
-    if (result.newest) state.observeNewest(result.newest.value, result.newest.sample);
+    if (result.newest) state.observeNewest(recordValue(result.newest.value), result.newest.sample);
     for (const span of result.observed ?? []) state.observeSpan(span.column, recordValue(span.min), recordValue(span.max));
     if (result.unreadable !== undefined && !broken.has(result.fileIndex)) {
       broken.add(result.fileIndex);

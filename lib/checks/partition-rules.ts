@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../contract/temporal.js';
 import type { PartitionState } from './partition-state.js';
+import { below } from './observed-ranges.js';
 import { checkVolumeHistory } from './volume-history.js';
 
 const MILLIS_PER_HOUR = 3_600_000;
@@ -23,11 +24,14 @@ function checkFreshness(state: PartitionState): void {
   const { freshness, judgedAt } = state.plan;
   if (!freshness || !state.newest) return;
   const now = judgedAt.at;
-  const lagHours = (now - state.newest.value) / MILLIS_PER_HOUR;
+  const newest = state.newest.value;
+  // Past the limit exactly: a newest value a fraction of a millisecond before the limit is late.
+  const pastLimit = (hours: number | undefined) => hours !== undefined && below(newest, now - hours * MILLIS_PER_HOUR);
   const { maxLagHours, warnLagHours } = freshness;
-  const late = maxLagHours !== undefined && lagHours > maxLagHours;
-  if (!late && !(warnLagHours !== undefined && lagHours > warnLagHours)) return;
+  const late = pastLimit(maxLagHours);
+  if (!late && !pastLimit(warnLagHours)) return;
+  const lagHours = (now - Number(newest)) / MILLIS_PER_HOUR;
   const limit = late ? `the contract allows ${maxLagHours}` : `the contract warns past ${warnLagHours}`;
-  const detail = `the newest ${freshness.column} is ${formatTimestamp(state.newest.value)}, ${lagHours.toFixed(1)} hours before ${judgedAt.text}; ${limit}`;
+  const detail = `the newest ${freshness.column} is ${formatTimestamp(Number(newest))}, ${lagHours.toFixed(1)} hours before ${judgedAt.text}; ${limit}`;
   state.log.addTotal('freshness', freshness.column, detail, 1, [state.newest.sample], late ? undefined : 'warn');
 }

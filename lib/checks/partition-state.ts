@@ -3,7 +3,7 @@ import { KeyHashes } from './key-hashes.js';
 import type { RuleId, Sample } from '../report/report.js';
 import { InvalidRows, rowMessage } from './invalid-rows.js';
 import { ViolationLog } from './violation-log.js';
-import { emptySpans, widenSpan, type Ordered, type ValueSpan } from './observed-ranges.js';
+import { below, emptySpans, widenSpan, type Ordered, type ValueSpan } from './observed-ranges.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
 
 /** A set of columns whose combined values must not repeat: the grain, or one unique column. */
@@ -39,7 +39,7 @@ export class PartitionState {
   scanned = 0;
   /** The ordinal of each file's first row. */
   readonly fileStarts: number[] = [];
-  newest: { value: number; sample: Sample } | undefined;
+  newest: { value: Ordered; sample: Sample } | undefined;
   /** Per column with a range rule (min, max, not_in_future): the least and greatest value seen, for `Report.observed`. */
   readonly spans: ReadonlyMap<string, ValueSpan>;
   /** Bytes and requests fetched from storage, across every file and pass. */
@@ -68,8 +68,8 @@ export class PartitionState {
     this.absent.set(column, [...(this.absent.get(column) ?? []), file]);
   }
 
-  observeNewest(value: number, sample: Sample): void {
-    if (!this.newest || value > this.newest.value) this.newest = { value, sample };
+  observeNewest(value: Ordered, sample: Sample): void {
+    if (!this.newest || below(this.newest.value, value)) this.newest = { value, sample };
   }
 
   /** Values [least, greatest] of `column` were seen; a column without a range rule keeps no span. */

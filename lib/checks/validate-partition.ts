@@ -83,7 +83,7 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
     ...(observed ? { observed } : {}),
   };
   const stats: RunStats = { bytes_total: files.reduce((sum, f) => sum + f.byteLength, 0), bytes_read: state.reads.bytes, read_requests: state.reads.requests };
-  return { report, stats, ...(state.newest ? { newest: state.newest.value } : {}), ...(verdict.withheld ? { withheld: verdict.withheld } : {}) };
+  return { report, stats, ...(state.newest ? { newest: Number(state.newest.value) } : {}), ...(verdict.withheld ? { withheld: verdict.withheld } : {}) };
 }
 
 /** Said when the partition was due before the check: which moment freshness and not_in_future were held to. */

@@ -147,3 +147,26 @@ describe('bounds and values compared exactly', () => {
     }
   }
 });
+
+describe('freshness judged exactly', () => {
+  // 2026-11-30T10:25:36.386Z: a double of its epoch nanoseconds is 256 ns coarse, of its epoch ms with a fraction 244 ns.
+  const checkMs = 1_796_034_336_386;
+  const freshContract = contractFrom(`name: exact
+version: 1.0.0
+owner: { team: t, notify: [t@example.com] }
+produces: { format: parquet }
+schema:
+  columns:
+    - { name: updated_at, type: timestamp_ntz, required: true }
+sla: { freshness_column: updated_at, max_lag_hours: 0 }
+`);
+
+  for (const [stepNs, late] of [[-1, true], [-100, true], [0, false], [1, false]] as const) {
+    it(`finds a TIMESTAMP_NS newest ${stepNs} ns from the check time ${late ? 'late' : 'fresh'} under max_lag_hours 0`, async () => {
+      const path = join(dir, `fresh${stepNs}.parquet`);
+      await duck.connection.run(`COPY (SELECT make_timestamp_ns(${checkMs}000000 + ${stepNs} - i * 1000) AS updated_at FROM range(100) t(i)) TO ${sqlString(path)} (FORMAT parquet)`);
+      const report = await validate(freshContract, [memoryFile('v.parquet', new Uint8Array(readFileSync(path)))], checkMs);
+      expect(report.violations.map((v) => v.rule)).toEqual(late ? ['freshness'] : []);
+    });
+  }
+});

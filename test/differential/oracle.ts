@@ -10,7 +10,7 @@ import { severityOfKey, type FindingSeverity } from './oracle-severity.js';
 import { countKey } from './outcome.js';
 import type { SpecFacts } from './spec-facts.js';
 
-const HOUR = 3_600_000;
+const HOUR_NANOS = 3_600_000_000_000;
 
 /** Each rule's count by key, its severity, and which keys are about more than single rows. */
 export interface Findings {
@@ -48,7 +48,7 @@ export async function oracleFindings(contract: SpecContract, paths: readonly str
   const found = new FindingsBuilder(contract);
   const views: FileView[] = [];
   const fileRows: number[] = [];
-  let newest: number | undefined;
+  let newest: bigint | undefined;
   for (const path of paths) {
     const view = await viewFile(contract, path);
     views.push(view);
@@ -93,7 +93,8 @@ interface FileScan {
   readonly rows: number;
   readonly rowLevel: Record<string, number>;
   readonly batchLevel: Record<string, number>;
-  readonly newest?: number;
+  /** Epoch nanoseconds, exact: a double of them is 256 ns coarse, enough to turn a lag of 0 into one past 0. */
+  readonly newest?: bigint;
 }
 
 async function scanFile(contract: SpecContract, view: FileView, keys: ReferenceTables): Promise<FileScan> {
@@ -110,9 +111,8 @@ async function scanFile(contract: SpecContract, view: FileView, keys: ReferenceT
     const into = i < rowRules.length ? rowLevel : batchLevel;
     into[c.key] = (into[c.key] ?? 0) + Number(row?.[`c${i}`] ?? 0);
   });
-  // Epoch nanoseconds (orderedValue) to the milliseconds freshness lags are taken in.
   const max = row?.newest;
-  return { rows: Number(row?.rows ?? 0), rowLevel, batchLevel, ...(typeof max === 'bigint' || typeof max === 'number' ? { newest: Number(max) / 1e6 } : {}) };
+  return { rows: Number(row?.rows ?? 0), rowLevel, batchLevel, ...(typeof max === 'bigint' || typeof max === 'number' ? { newest: BigInt(max) } : {}) };
 }
 
 /**
@@ -121,13 +121,14 @@ async function scanFile(contract: SpecContract, view: FileView, keys: ReferenceT
  * README does not say what a partition without any value of the freshness column is; like
  * contract-gate, the oracle finds nothing stale then (nulls in a required column still fail `required`).
  */
-function partitionRules(contract: SpecContract, rows: number, newest: number | undefined, found: FindingsBuilder): void {
+function partitionRules(contract: SpecContract, rows: number, newest: bigint | undefined, found: FindingsBuilder): void {
   const { minRows, maxRows, freshness } = contract.sla;
   if (minRows !== undefined && rows < minRows) found.add('min_rows', 1, true);
   if (maxRows !== undefined && rows > maxRows) found.add('max_rows', 1, true);
   if (!freshness || newest === undefined) return;
-  const lag = (contract.now - newest) / HOUR;
+  const lagNanos = BigInt(contract.now) * 1_000_000n - newest;
+  const past = (hours: number | undefined) => hours !== undefined && lagNanos > BigInt(Math.round(hours * HOUR_NANOS));
   const key = countKey('freshness', freshness.column);
-  if (freshness.maxLagHours !== undefined && lag > freshness.maxLagHours) found.add(key, 1, true);
-  else if (freshness.warnLagHours !== undefined && lag > freshness.warnLagHours) found.add(key, 1, true, 'warning');
+  if (past(freshness.maxLagHours)) found.add(key, 1, true);
+  else if (past(freshness.warnLagHours)) found.add(key, 1, true, 'warning');
 }
