@@ -1,3 +1,5 @@
+import type { ByteSource } from './byte-source.js';
+
 /** Compressions a producer's writer may apply to a text file, told apart by their first bytes. */
 export type Compression = 'gzip' | 'zstd' | 'bzip2' | 'xz' | 'zip';
 
@@ -27,4 +29,9 @@ export function sniffCompression(head: Uint8Array): Compression | undefined {
   }
   const isBzip2 = head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68 && head[3]! >= 0x31 && head[3]! <= 0x39;
   return isBzip2 && BZIP2_BLOCK.every((byte, i) => head[4 + i] === byte) ? 'bzip2' : undefined;
+}
+
+/** The compression `source`'s first bytes announce (see sniffCompression). */
+export async function sourceCompression(source: ByteSource): Promise<Compression | undefined> {
+  return sniffCompression(new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength))));
 }

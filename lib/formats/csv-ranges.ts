@@ -1,6 +1,6 @@
 import type { CsvDialect } from '../contract/csv-dialect.js';
 import type { ByteSource } from './byte-source.js';
-import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
+import { sourceCompression } from './compression-magic.js';
 import { ByteDialect } from './csv-byte-dialect.js';
 import { headerNames } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
@@ -30,7 +30,7 @@ export interface RangeOptions {
 export async function csvRanges(source: ByteSource, parts: number, options: RangeOptions = {}): Promise<TextRange[]> {
   const whole: TextRange[] = [{ start: 0, end: source.byteLength, firstRow: 0, firstLine: 1 }];
   const encoding = options.dialect?.encoding ?? 'utf-8';
-  if (parts <= 1 || encoding !== 'utf-8' || (await compressed(source))) return whole;
+  if (parts <= 1 || encoding !== 'utf-8' || (await sourceCompression(source)) !== undefined) return whole;
   const targets = Array.from({ length: parts - 1 }, (_, k) => Math.floor(((k + 1) * source.byteLength) / parts));
   try {
     const starts = await recordStarts(source, targets, options);
@@ -40,11 +40,6 @@ export async function csvRanges(source: ByteSource, parts: number, options: Rang
     if (error instanceof UnreadableError) return whole;
     throw error;
   }
-}
-
-async function compressed(source: ByteSource): Promise<boolean> {
-  const head = new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength)));
-  return sniffCompression(head) !== undefined;
 }
 
 type Start = Omit<TextRange, 'end'>;

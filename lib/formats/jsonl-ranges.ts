@@ -1,5 +1,5 @@
 import type { ByteSource } from './byte-source.js';
-import { MAGIC_BYTES, sniffCompression } from './compression-magic.js';
+import { sourceCompression } from './compression-magic.js';
 import type { TextRange } from './table-file.js';
 import { isBlank } from './json-line-object.js';
 import { ChunkWindow, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, LineScanner, type LineSink } from './line-scanner.js';
@@ -13,8 +13,7 @@ import { rangedChunks } from './ranged-chunks.js';
  */
 export async function jsonlRanges(source: ByteSource, parts: number, options: { chunkBytes?: number; maxLineBytes?: number } = {}): Promise<TextRange[]> {
   const whole: TextRange[] = [{ start: 0, end: source.byteLength, firstRow: 0, firstLine: 1 }];
-  const head = new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength)));
-  if (parts <= 1 || sniffCompression(head) !== undefined) return whole;
+  if (parts <= 1 || (await sourceCompression(source)) !== undefined) return whole;
   const targets = Array.from({ length: parts - 1 }, (_, k) => Math.floor(((k + 1) * source.byteLength) / parts));
   const window = new ChunkWindow(rangedChunks(source, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
   const counter = new LineStarts(window, targets);

@@ -1,5 +1,6 @@
 import type { DataFormat } from '../contract/model.js';
 import type { ByteSource } from '../formats/byte-source.js';
+import { sourceCompression } from '../formats/compression-magic.js';
 import { DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES } from '../formats/line-scanner.js';
 import { planParquet } from './parquet-plan.js';
 import { rewriteParquet } from './parquet-rewrite.js';
@@ -7,7 +8,7 @@ import { chunkSettings } from './parquet-settings.js';
 import { readSourceFooter } from './parquet-source.js';
 import { PART_BYTES } from './part-chunks.js';
 import { unsupportedFile } from './row-errors.js';
-import { rewriteText, textCompression } from './text-rewrite.js';
+import { rewriteText } from './text-rewrite.js';
 import { checkRowNumbers, rowsPastEnd } from './withheld-rows.js';
 
 export interface RewriteOptions {
@@ -42,7 +43,7 @@ export async function rewriteWithout(format: DataFormat, source: ByteSource, row
   checkRowNumbers(rows, path);
   if (format !== 'parquet') {
     // Only gzip is compressed again: withheld rows of a zstd file would be published as plain text under its name.
-    if ((await textCompression(source)) === 'zstd') throw unsupportedFile(path, undefined, 'zstd-compressed text', 'the rewrite compresses again with gzip only');
+    if ((await sourceCompression(source)) === 'zstd') throw unsupportedFile(path, undefined, 'zstd-compressed text', 'the rewrite compresses again with gzip only');
     const text = { path, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, chunkBytes: options.chunkBytes ?? DEFAULT_CHUNK_BYTES, partBytes };
     return { chunks: rewriteText(format, source, rows, text), notes: [] };
   }

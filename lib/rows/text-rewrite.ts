@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { ByteSource } from '../formats/byte-source.js';
-import { MAGIC_BYTES, sniffCompression } from '../formats/compression-magic.js';
+import { sourceCompression } from '../formats/compression-magic.js';
 import { ChunkWindow } from '../formats/line-scanner.js';
 import { textChunks } from '../formats/text-chunks.js';
 import { csvPieces } from './csv-pieces.js';
@@ -25,22 +25,12 @@ export function textPieces(format: 'csv' | 'jsonl', source: ByteSource, rows: re
 /** The text without the withheld rows' bytes, compressed again when the source is gzip. */
 export async function* rewriteText(format: 'csv' | 'jsonl', source: ByteSource, rows: readonly number[], options: TextOptions): AsyncGenerator<Uint8Array> {
   const kept = keptBytes(textPieces(format, source, rows, { ...options, keepRest: true }));
-  yield* inParts((await isGzip(source)) ? gzipped(kept) : kept, options.partBytes);
+  yield* inParts((await sourceCompression(source)) === 'gzip' ? gzipped(kept) : kept, options.partBytes);
 }
 
 /** Kept pieces as copies: the window they view is reused on the next read. */
 async function* keptBytes(pieces: AsyncIterable<TextPiece>): AsyncGenerator<Uint8Array> {
   for await (const piece of pieces) if (piece.kind !== 'withheld' && piece.bytes.length > 0) yield piece.bytes.slice();
-}
-
-async function isGzip(source: ByteSource): Promise<boolean> {
-  return (await textCompression(source)) === 'gzip';
-}
-
-/** The compression a text file's first bytes show. */
-export async function textCompression(source: ByteSource): Promise<ReturnType<typeof sniffCompression>> {
-  const head = new Uint8Array(await source.slice(0, Math.min(MAGIC_BYTES, source.byteLength)));
-  return sniffCompression(head);
 }
 
 /** One gzip stream of the pieces, read as it is made; a failure of the pieces ends it with that error. */

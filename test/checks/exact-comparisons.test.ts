@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { contractFrom, memoryFile, validate } from '../fixtures/partition.js';
-import { openDuckDB, queryRows, sqlString } from '../writers/duckdb-session.js';
+import { queryRows, sqlString } from '../writers/duckdb-session.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
 /**
  * Values one unit of the type (1 ulp of the scale, 1 ns, 1 µs, 1 ms, 1 day) on either side of
@@ -95,27 +93,16 @@ const CASES: ExactCase[] = [
 const FORMATS: readonly Format[] = ['parquet', 'csv', 'jsonl'];
 const COPY_OPTIONS: Record<Format, string> = { parquet: 'FORMAT parquet', csv: 'FORMAT csv, HEADER true', jsonl: 'FORMAT json' };
 
-let duck: { connection: DuckDBConnection; close: () => void };
-let dir: string;
-
-beforeAll(async () => {
-  duck = await openDuckDB();
-  dir = mkdtempSync(join(tmpdir(), 'cg-exact-'));
-});
-
-afterAll(() => {
-  duck?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const session = useDuckDBScratch('cg-exact-');
 
 async function writeCase(c: ExactCase, format: Format): Promise<Uint8Array> {
-  const path = join(dir, `${c.name.replace(/\W+/g, '-')}.${format}`);
-  await duck.connection.run(`COPY (SELECT ${c.value} AS v FROM (SELECT i, i % 7 - 3 AS d FROM range(2000) t(i))) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`);
+  const path = session.path(`${c.name.replace(/\W+/g, '-')}.${format}`);
+  await session.connection.run(`COPY (SELECT ${c.value} AS v FROM (SELECT i, i % 7 - 3 AS d FROM range(2000) t(i))) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`);
   return new Uint8Array(readFileSync(path));
 }
 
 async function oracle(c: ExactCase): Promise<{ below: number; above: number }> {
-  const [row] = await queryRows(duck.connection, `SELECT count(*) FILTER (WHERE v < ${c.minSql}) AS below, count(*) FILTER (WHERE v > ${c.maxSql}) AS above
+  const [row] = await queryRows(session.connection, `SELECT count(*) FILTER (WHERE v < ${c.minSql}) AS below, count(*) FILTER (WHERE v > ${c.maxSql}) AS above
     FROM (SELECT ${c.value} AS v FROM (SELECT i, i % 7 - 3 AS d FROM range(2000) t(i)))`);
   return { below: Number(row!.below), above: Number(row!.above) };
 }
@@ -163,8 +150,8 @@ sla: { freshness_column: updated_at, max_lag_hours: 0 }
 
   for (const [stepNs, late] of [[-1, true], [-100, true], [0, false], [1, false]] as const) {
     it(`finds a TIMESTAMP_NS newest ${stepNs} ns from the check time ${late ? 'late' : 'fresh'} under max_lag_hours 0`, async () => {
-      const path = join(dir, `fresh${stepNs}.parquet`);
-      await duck.connection.run(`COPY (SELECT make_timestamp_ns(${checkMs}000000 + ${stepNs} - i * 1000) AS updated_at FROM range(100) t(i)) TO ${sqlString(path)} (FORMAT parquet)`);
+      const path = session.path(`fresh${stepNs}.parquet`);
+      await session.connection.run(`COPY (SELECT make_timestamp_ns(${checkMs}000000 + ${stepNs} - i * 1000) AS updated_at FROM range(100) t(i)) TO ${sqlString(path)} (FORMAT parquet)`);
       const report = await validate(freshContract, [memoryFile('v.parquet', new Uint8Array(readFileSync(path)))], checkMs);
       expect(report.violations.map((v) => v.rule)).toEqual(late ? ['freshness'] : []);
     });

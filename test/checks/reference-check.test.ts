@@ -1,31 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCheckPlan } from '../../lib/checks/check-plan.js';
 import { referenceKey } from '../../lib/checks/plan-facts.js';
 import { validatePartition } from '../../lib/checks/validate-partition.js';
 import { decimalFromText } from '../../lib/contract/exact-value.js';
 import { contractFrom, counts, memoryFile } from '../fixtures/partition.js';
-import { openDuckDB, queryRows, sqlString } from '../writers/duckdb-session.js';
+import { queryRows, sqlString } from '../writers/duckdb-session.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
 /**
  * `references` over values finer than a double: microsecond timestamps and 20-digit decimals,
  * written by DuckDB. The key set is spelled as the lake's reader spells the referenced column
  * (referenceKey); DuckDB's anti-join over the same values is the oracle.
  */
-let session: Awaited<ReturnType<typeof openDuckDB>>;
-const dir = mkdtempSync(join(tmpdir(), 'cg-references-'));
+const session = useDuckDBScratch('cg-references-');
 
 beforeAll(async () => {
-  session = await openDuckDB();
   await session.connection.run(`CREATE TABLE t AS SELECT i, TIMESTAMPTZ '2026-11-29 10:00:00+00' + (i * 1001) * INTERVAL 1 MICROSECOND AS seen_at,
     ('1234567890123456.' || lpad(i::VARCHAR, 4, '0'))::DECIMAL(20,4) AS amount FROM range(2000) r(i)`);
-});
-
-afterAll(() => {
-  session?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const contract = contractFrom(`
@@ -41,7 +33,7 @@ schema:
 
 describe('references over microsecond timestamps and long decimals', () => {
   it('counts every value missing from the referenced keys, as DuckDB counts them', async () => {
-    const path = join(dir, 'visits.parquet');
+    const path = session.path('visits.parquet');
     await session.connection.run(`COPY (SELECT seen_at, amount FROM t) TO ${sqlString(path)} (FORMAT parquet)`);
     // The referenced side holds the even rows: the odd ones, most of them between two milliseconds, are missing.
     const kept = await queryRows(session.connection, 'SELECT epoch_us(seen_at)::VARCHAR AS us, amount::VARCHAR AS amount FROM t WHERE i % 2 = 0');

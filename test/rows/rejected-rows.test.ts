@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { rejectedRowsFile, type RejectedSource } from '../../lib/rows/rejected-rows-file.js';
 import type { RowReason, WithheldFile } from '../../lib/rows/withheld-rows.js';
-import { openDuckDB, queryRows, sqlString } from '../writers/index.js';
+import { queryRows, sqlString } from '../writers/index.js';
 import { EXACT_COLUMNS, EXACT_WRITERS } from './exact-table.js';
 import { collect } from './rewrite-helpers.js';
 import { bytesOf, CSV_MIXED, JSONL_MIXED, parts, source } from './text-cases.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
 const required = (column: string): RowReason => ({ rule: 'required', column, message: `${column} is required` });
 const unreadable: RowReason = { rule: 'unreadable', message: 'expected 2 fields as in the header, found 3' };
@@ -74,26 +71,17 @@ describe('rejected-rows.jsonl', () => {
 });
 
 describe('rejected-rows.parquet', () => {
-  let session: { connection: DuckDBConnection; close: () => void };
-  let dir: string;
-  beforeAll(async () => {
-    session = await openDuckDB();
-    dir = mkdtempSync(join(tmpdir(), 'rows-rejected-'));
-  });
-  afterAll(() => {
-    session?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const session = useDuckDBScratch('rows-rejected-');
 
   async function writeRejected(files: readonly RejectedSource[], name: string) {
     const result = await rejectedRowsFile('parquet', files);
-    const out = join(dir, name);
+    const out = session.path(name);
     await writeFile(out, (await collect(result.chunks)).bytes);
     return { out, notes: result.notes };
   }
 
   it('holds the meta columns, then the source columns with their types and values, when the files share a schema', async () => {
-    const paths = [join(dir, 'a.parquet'), join(dir, 'b.parquet')];
+    const paths = [session.path('a.parquet'), session.path('b.parquet')];
     for (const path of paths) await EXACT_WRITERS[0]!.write(session.connection, path, `${path}.staging`);
     const rows = [[0, 2047, 2048, 4999], [3]];
     const files = await Promise.all(paths.map(async (path, f) => ({
@@ -120,9 +108,9 @@ describe('rejected-rows.parquet', () => {
   });
 
   it('holds each row as JSON text in _record, every digit kept, when the schemas differ', async () => {
-    const a = join(dir, 'exact.parquet');
+    const a = session.path('exact.parquet');
     await EXACT_WRITERS[0]!.write(session.connection, a, `${a}.staging`);
-    const b = join(dir, 'other.parquet');
+    const b = session.path('other.parquet');
     await session.connection.run(`COPY (SELECT 1 AS x) TO ${sqlString(b)} (FORMAT parquet)`);
     const files = [
       { file: withheld(a, [1], [[required('s')]]), source: byteSourceFromBytes(await readFile(a)) },

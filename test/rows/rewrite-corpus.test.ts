@@ -1,15 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { parquetReadObjects } from 'hyparquet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { guardedCompressors } from '../../lib/formats/guarded-codecs.js';
 import { rewriteWithout } from '../../lib/rows/rewrite-file.js';
-import { openDuckDB, sqlString } from '../writers/index.js';
+import { sqlString } from '../writers/index.js';
 import { differingRows, footer, rewriteFile, withholdCases } from './rewrite-helpers.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
 const CORPUS = join(process.cwd(), '..', 'shared', 'corpus', 'parquet-testing');
 const present = existsSync(join(CORPUS, 'data'));
@@ -31,16 +30,7 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
   'bad_data/ARROW-GH-41321.parquet': /\(MAP\)/,
 };
 
-let session: { connection: DuckDBConnection; close: () => void };
-let dir: string;
-beforeAll(async () => {
-  session = await openDuckDB();
-  dir = mkdtempSync(join(tmpdir(), 'rows-corpus-'));
-});
-afterAll(() => {
-  session?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const session = useDuckDBScratch('rows-corpus-');
 
 async function duckdbReads(path: string): Promise<boolean> {
   return session.connection.run(`CREATE OR REPLACE TEMP TABLE probe AS SELECT * FROM read_parquet(${sqlString(path)})`).then(() => true, () => false);
@@ -73,7 +63,7 @@ describe.skipIf(!present)('the Apache parquet-testing corpus (../shared; skipped
       const meta = await footer(path);
       const oracle = (await duckdbReads(path)) ? 'duckdb' : 'hyparquet';
       for (const { label, rows } of withholdCases(meta).filter((c) => c.rows.length < 10_000)) {
-        const out = join(dir, `${name.replaceAll('/', '_')}-${label.length}-${rows.length}.parquet`);
+        const out = session.path(`${name.replaceAll('/', '_')}-${label.length}-${rows.length}.parquet`);
         await rewriteFile('parquet', path, rows, out);
         if (oracle === 'duckdb') expect(await differingRows(session.connection, path, rows, out), label).toBe(0);
         else {

@@ -1,34 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as zlib from 'node:zlib';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { byteSourceFromBytes } from '../../lib/formats/byte-source.js';
 import { rewriteWithout } from '../../lib/rows/rewrite-file.js';
-import { openDuckDB, sqlString } from '../writers/index.js';
+import { sqlString } from '../writers/index.js';
 import { EXACT_WRITERS } from './exact-table.js';
 import { chunkMismatches, describe as describeFile, differingRows, footer, keptGroups, rewriteFile, withholdCases } from './rewrite-helpers.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
-let session: { connection: DuckDBConnection; close: () => void };
-let dir: string;
-beforeAll(async () => {
-  session = await openDuckDB();
-  dir = mkdtempSync(join(tmpdir(), 'rows-exact-'));
-});
-afterAll(() => {
-  session?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const session = useDuckDBScratch('rows-exact-');
 
 describe.each(EXACT_WRITERS)('values past what a double holds, written by $id', (writer) => {
   it('come back bit for bit, in order, without the withheld rows', async () => {
-    const source = join(dir, `${writer.id}.parquet`);
-    await writer.write(session.connection, source, join(dir, `${writer.id}.staging.parquet`));
+    const source = session.path(`${writer.id}.parquet`);
+    await writer.write(session.connection, source, session.path(`${writer.id}.staging.parquet`));
     const sourceFooter = await footer(source);
     for (const { label, rows } of withholdCases(sourceFooter)) {
-      const out = join(dir, `${writer.id}-${label.replaceAll(' ', '-')}.parquet`);
+      const out = session.path(`${writer.id}-${label.replaceAll(' ', '-')}.parquet`);
       await rewriteFile('parquet', source, rows, out);
       expect(await differingRows(session.connection, source, rows, out), label).toBe(0);
       expect(await describeFile(session.connection, out), label).toEqual(await describeFile(session.connection, source));
@@ -39,20 +27,20 @@ describe.each(EXACT_WRITERS)('values past what a double holds, written by $id', 
 
 describe('a codec this process cannot write', () => {
   it('is written as SNAPPY, and the notes say so once for every column', async () => {
-    const source = join(dir, 'zstd.parquet');
+    const source = session.path('zstd.parquet');
     await session.connection.run(`COPY (SELECT i, i::VARCHAR AS s FROM range(0, 10) t(i)) TO ${sqlString(source)} (FORMAT parquet, COMPRESSION zstd)`);
-    const { notes } = await rewriteFile('parquet', source, [1], join(dir, 'zstd-out.parquet'));
+    const { notes } = await rewriteFile('parquet', source, [1], session.path('zstd-out.parquet'));
     const zstd = 'zstdCompressSync' in zlib;
     expect(notes).toEqual(zstd ? [] : ['every column: written with SNAPPY, not ZSTD: this Node has no Zstandard compressor (zlib.zstdCompressSync came with Node 22.15)']);
-    expect((await footer(join(dir, 'zstd-out.parquet'))).row_groups[0]!.columns.map((c) => c.meta_data!.codec)).toEqual(zstd ? ['ZSTD', 'ZSTD'] : ['SNAPPY', 'SNAPPY']);
+    expect((await footer(session.path('zstd-out.parquet'))).row_groups[0]!.columns.map((c) => c.meta_data!.codec)).toEqual(zstd ? ['ZSTD', 'ZSTD'] : ['SNAPPY', 'SNAPPY']);
   });
 });
 
 describe('the comparison', () => {
   it('sees a row the rewrite would have changed', async () => {
-    const source = join(dir, 'oracle.parquet');
-    await EXACT_WRITERS[0]!.write(session.connection, source, join(dir, 'oracle.staging.parquet'));
-    const out = join(dir, 'oracle-out.parquet');
+    const source = session.path('oracle.parquet');
+    await EXACT_WRITERS[0]!.write(session.connection, source, session.path('oracle.staging.parquet'));
+    const out = session.path('oracle-out.parquet');
     await rewriteFile('parquet', source, [3], out);
     expect(await differingRows(session.connection, source, [4], out)).toBeGreaterThan(0);
   });
@@ -65,14 +53,14 @@ describe('a column that cannot be carried exactly', () => {
     { type: 'unsigned 32-bit integers in DELTA_BINARY_PACKED', sql: '(4294967295 - i)::UINTEGER', options: ', PARQUET_VERSION v2', expected: /column "v" of .*DELTA_BINARY_PACKED/ },
   ];
   it.each(refusals)('refuses $type before any byte is written, naming the column and the type', async ({ sql, expected, options = '' }) => {
-    const source = join(dir, 'refused.parquet');
+    const source = session.path('refused.parquet');
     await session.connection.run(`COPY (SELECT i, ${sql} AS v FROM range(0, 10) t(i)) TO ${sqlString(source)} (FORMAT parquet${options})`);
     const attempt = rewriteWithout('parquet', byteSourceFromBytes(await readFile(source)), [1], { path: 'refused.parquet' });
     await expect(attempt).rejects.toMatchObject({ name: 'GateError', code: 'unsupported', message: expect.stringMatching(expected) });
   });
 
   it('refuses row numbers the file does not have', async () => {
-    const source = join(dir, 'short.parquet');
+    const source = session.path('short.parquet');
     await session.connection.run(`COPY (SELECT i FROM range(0, 10) t(i)) TO ${sqlString(source)} (FORMAT parquet)`);
     const bytes = await readFile(source);
     await expect(rewriteWithout('parquet', byteSourceFromBytes(bytes), [3, 10])).rejects.toMatchObject({ code: 'bad_arguments' });

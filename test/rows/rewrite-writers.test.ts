@@ -1,24 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MATRIX_TABLES } from '../matrix/matrix-tables.js';
-import { openDuckDB, PARQUET_WRITERS, writeCached } from '../writers/index.js';
+import { PARQUET_WRITERS, writeCached } from '../writers/index.js';
 import { checkerRows, chunkMismatches, describe as describeFile, differingRows, footer, keptGroups, rewriteFile, withholdCases } from './rewrite-helpers.js';
+import { useDuckDBScratch } from '../writers/duckdb-scratch.js';
 
 // The wide table: every contract type, required and optional, with nulls, NaN, -0, infinities,
 // empty strings and bytes that are not UTF-8; 10,000 rows, so the small-group settings write many groups.
-let session: { connection: DuckDBConnection; close: () => void };
-let dir: string;
-beforeAll(async () => {
-  session = await openDuckDB();
-  dir = mkdtempSync(join(tmpdir(), 'rows-writers-'));
-});
-afterAll(() => {
-  session?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const session = useDuckDBScratch('rows-writers-');
 
 // The edge tables: no rows, all nulls, each type's extremes, required columns.
 const tables = MATRIX_TABLES.filter((t) => t.label === 'wide' || t.label.startsWith('edge-'));
@@ -29,7 +17,7 @@ describe.each(PARQUET_WRITERS)('files written by $id ($settings)', (variant) => 
     const sourceFooter = await footer(source);
     const checked = await checkerRows(source);
     for (const { label, rows } of withholdCases(sourceFooter)) {
-      const out = join(dir, `${table.label}-${variant.id}-${label.replaceAll(' ', '-')}.parquet`);
+      const out = session.path(`${table.label}-${variant.id}-${label.replaceAll(' ', '-')}.parquet`);
       await rewriteFile('parquet', source, rows, out);
       const connection = session.connection;
       expect(await differingRows(connection, source, rows, out), label).toBe(0);
