@@ -30,6 +30,8 @@ const POWERS = Array.from({ length: 80 }, (_, k) => 10n ** BigInt(k));
 const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 /** Significant digits a double keeps for any decimal (DBL_DIG). */
 export const DOUBLE_DIGITS = 15;
+/** 10^15: units without trailing zeros at or past it have more than DOUBLE_DIGITS digits. */
+const DOUBLE_LIMIT = 10n ** BigInt(DOUBLE_DIGITS);
 
 function power(k: number): bigint {
   return POWERS[k] ?? 10n ** BigInt(k);
@@ -60,8 +62,7 @@ export function decimalValue(units: bigint, scale: number): number | ExactValue 
     s--;
   }
   if (u === 0n) return 0;
-  const digits = significantDigits(u);
-  if (digits > DOUBLE_DIGITS) return new ExactValue(u, s);
+  if (u >= DOUBLE_LIMIT || u <= -DOUBLE_LIMIT) return new ExactValue(u, s);
   // One correctly rounded operation on exact operands: the value Number(text) gives.
   if (s === 0) return Number(u);
   return s <= 22 ? Number(u) / 10 ** s : Number(`${u}e-${s}`);
@@ -71,18 +72,6 @@ export function decimalValue(units: bigint, scale: number): number | ExactValue 
 export function decimalFromText(text: string): number | ExactValue | undefined {
   const parsed = parseDecimalText(text);
   return parsed && decimalValue(parsed.units, parsed.scale);
-}
-
-function strip(u: bigint): bigint {
-  let v = u;
-  while (v !== 0n && v % 10n === 0n) v /= 10n;
-  return v;
-}
-
-/** Digits of |u| without its trailing zeros. */
-function significantDigits(u: bigint): number {
-  const v = strip(u < 0n ? -u : u);
-  return v.toString().length;
 }
 
 /** The exact value of a canonical value: a number's own digits (see ExactValue), a bigint as it is. */
