@@ -39,6 +39,7 @@ export async function copyPinned(store: ObjectStore, file: ListedObject, target:
     const landed = await store.head(target);
     if (landed && isCopyOf(landed, file, decidedAt)) return { etag: landed.etag };
     const now = await store.head(file.key);
+    if (now?.etag === file.etag) throw unchangedConflict(file.key, error);
     return { changed: { key: file.key, listed: file.etag, now: now?.etag ?? null } };
   }
 }
@@ -61,5 +62,15 @@ export async function deletePinned(store: ObjectStore, file: ListedObject): Prom
     await store.delete(file.key, { ifMatch: file.etag });
   } catch (error) {
     if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
+    if ((await store.head(file.key))?.etag === file.etag) throw unchangedConflict(file.key, error);
   }
+}
+
+/**
+ * A condition that failed on a file still at its listed version: S3's 409 ConditionalRequestConflict
+ * (another request on the key was in flight) reads as precondition_failed too. The file did not
+ * change, so taking it as changed would leave it staged for good, or supersede a drop that stands.
+ */
+function unchangedConflict(key: string, cause: unknown): GateError {
+  return new GateError('storage_failed', `${key}: a conditional request conflicted with another request while the file was unchanged; the delivery is retried`, { cause });
 }
