@@ -53,7 +53,7 @@ describe('a 409 ConditionalRequestConflict on a pinned step of a publish', () =>
     const decisions = await listed(store, `_gate/decisions/orders/v1/${partition}/`);
     expect(decisions).toHaveLength(1);
     const decision = parseDecision(new TextDecoder().decode(await readWhole(store, decisions[0]!.key)));
-    expect(decision.outcome).toBe('publish');
+    expect(decision?.outcome).toBe('publish');
     expect((await listed(store, prefix)).map((o) => o.key)).toEqual([]);
     expect((await listed(store, `published/orders/v1/${partition}/`)).map((o) => o.key.split('/').pop()).sort()).toEqual(['_SUCCESS', 'part-0000.parquet', 'part-0001.parquet']);
   });
