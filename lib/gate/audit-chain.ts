@@ -65,7 +65,7 @@ export async function appendAudit(store: ObjectStore, layout: GateLayout, addres
     } catch (error) {
       if (!(error instanceof GateError && error.code === 'precondition_failed')) throw error;
       // Another record took this number (or a 409 on a write in flight): read the chain again.
-      if (tries >= 5) throw new GateError('storage_failed', `${store.location}/${key}: the audit chain kept moving while this record was appended; run the command again`, { cause: error });
+      if (tries >= 8) throw new GateError('storage_failed', `${store.location}/${key}: the audit chain kept moving while this record was appended; run the command again`, { cause: error });
     }
   }
 }
