@@ -4,22 +4,29 @@ import { describeError, GateError } from '../errors.js';
 /** Asks AWS who the caller is; injected in tests, which reach no AWS. */
 export type IdentityLookup = () => Promise<string>;
 
+/** Who did an owner's action, as the audit record keeps it: two fields, neither standing in for the other. */
+export interface CallerIdentity {
+  /** `--by` when given (who the owner says did it), else the caller. */
+  readonly by: string;
+  /** The caller's ARN from STS GetCallerIdentity on AWS, asked even when `--by` is given; null at an endpoint. */
+  readonly caller: string | null;
+}
+
 /**
- * Who runs an owner's command, for the audit record: `--by` when given, otherwise the caller's
- * ARN from STS GetCallerIdentity (which needs no permission). An S3-compatible `--endpoint` has no
- * STS beside it: there `local` says what stands in, or undefined to demand `--by`.
+ * Who runs an owner's command. On AWS STS GetCallerIdentity (which needs no permission) always
+ * answers, so `--by` can add a name but never hide who ran it. An S3-compatible `--endpoint` has
+ * no STS beside it: there `local` says what stands in for `by`, or undefined to demand `--by`.
  */
-export async function callerIdentity(options: { by?: string; endpoint?: string; local?: () => string }, lookup: IdentityLookup = stsCallerArn): Promise<string> {
-  if (options.by !== undefined) {
-    const by = options.by.trim();
-    if (by === '') throw new GateError('bad_arguments', '--by must name who does this');
-    return by;
-  }
+export async function callerIdentity(options: { by?: string; endpoint?: string; local?: () => string }, lookup: IdentityLookup = stsCallerArn): Promise<CallerIdentity> {
+  const by = options.by?.trim();
+  if (by === '') throw new GateError('bad_arguments', '--by must name who does this');
   if (options.endpoint !== undefined) {
-    if (options.local) return options.local();
+    if (by !== undefined) return { by, caller: null };
+    if (options.local) return { by: options.local(), caller: null };
     throw new GateError('bad_arguments', `pass --by <who>: there is no STS at --endpoint ${options.endpoint} to tell who you are`);
   }
-  return lookup();
+  const caller = await lookup();
+  return { by: by ?? caller, caller };
 }
 
 /** A local user, for a local lake, where anyone at the keyboard is the owner. */
@@ -40,7 +47,7 @@ async function stsCallerArn(): Promise<string> {
     if (!Arn) throw new Error('the answer has no Arn');
     return Arn;
   } catch (error) {
-    throw new GateError('bad_arguments', `cannot tell who you are (STS GetCallerIdentity: ${describeError(error)}); pass --by <who>`, { cause: error });
+    throw new GateError('bad_arguments', `cannot tell who you are (STS GetCallerIdentity: ${describeError(error)}): the audit record needs the caller's identity on AWS, --by does not replace it; check your AWS credentials`, { cause: error });
   } finally {
     client.destroy();
   }

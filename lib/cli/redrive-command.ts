@@ -19,11 +19,11 @@ export async function redriveCommand(args: string[], io: CliIo): Promise<number>
   const format = outputFormat(values.format);
   if (positionals.length > 1) throw new GateError('bad_arguments', `one attempt folder at a time\nusage: ${REDRIVE_USAGE}`);
   const target = attemptTarget(positionals[0], REDRIVE_USAGE);
-  const by = await callerIdentity({ ...(values.by === undefined ? {} : { by: values.by }), ...(values.endpoint ? { endpoint: values.endpoint } : {}), local: localUser });
+  const who = await callerIdentity({ ...(values.by === undefined ? {} : { by: values.by }), ...(values.endpoint ? { endpoint: values.endpoint } : {}), local: localUser });
   const client = createS3Client({ endpoint: values.endpoint });
   try {
     const store = s3ObjectStore({ client, bucket: target.bucket });
-    const result = await redriveAttempt({ store, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { by, reason: values.reason ?? null });
+    const result = await redriveAttempt({ store, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { ...who, reason: values.reason ?? null });
     io.stdout(format === 'json' ? `${JSON.stringify(asJson(result, target), null, 2)}\n` : asText(result, target));
     return result.status === 'refused' ? EXIT.violated : EXIT.ok;
   } finally {

@@ -27,11 +27,11 @@ export async function releaseCommand(args: string[], io: CliIo): Promise<number>
   const reason = values.reason?.trim();
   if (!reason) throw new GateError('bad_arguments', `--reason is required: say why data whose checks failed is published\nusage: ${RELEASE_USAGE}`);
   const notifier = await releaseNotifier(values, io);
-  const by = await callerIdentity({ ...(values.by === undefined ? {} : { by: values.by }), ...(values.endpoint ? { endpoint: values.endpoint } : {}) });
+  const who = await callerIdentity({ ...(values.by === undefined ? {} : { by: values.by }), ...(values.endpoint ? { endpoint: values.endpoint } : {}) });
   const client = createS3Client({ endpoint: values.endpoint });
   try {
     const store = s3ObjectStore({ client, bucket: target.bucket });
-    const result = await releaseAttempt({ store, notifier, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { by, reason });
+    const result = await releaseAttempt({ store, notifier, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { ...who, reason });
     io.stdout(format === 'json' ? `${JSON.stringify(asJson(result, target), null, 2)}\n` : asText(result, target));
     return result.status === 'refused' ? EXIT.violated : EXIT.ok;
   } finally {

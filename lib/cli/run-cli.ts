@@ -18,6 +18,7 @@ export const COMMANDS: Partial<Record<CommandName, () => Promise<Command>>> = {
   probe: async () => (await import('./probe-command.js')).probeCommand,
   redrive: async () => (await import('./redrive-command.js')).redriveCommand,
   release: async () => (await import('./release-command.js')).releaseCommand,
+  audit: async () => (await import('./audit-command.js')).auditCommand,
   publish: async () => (await import('./publish-command.js')).publishCommand,
   diff: async () => (await import('./diff-command.js')).diffCommand,
   'check-compat': async () => (await import('./check-compat-command.js')).checkCompatCommand,

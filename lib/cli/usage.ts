@@ -122,6 +122,18 @@ export const COMMAND_HELP = {
     },
     exits: [[0, 'redriven, or already redriven'], [1, 'refused: published since by a newer drop, or staging holds a drop'], [2, 'cannot run: not a quarantine attempt folder, no _REPORT.json, a storage error']],
   },
+  audit: {
+    usage: 'contract-gate audit verify s3://<bucket>[/<prefix>] [--dataset <name>] [--partition <path>] [--endpoint <url>] [--format text|json]',
+    summary: "check the owners' audit trail: each partition's chain of release and redrive records, for a record rewritten, deleted or out of place",
+    operands: [['verify', 'the action (the only one)'], ['s3://<bucket>[/<prefix>]', "the gate's lake; records are under _audit/"]],
+    options: {
+      dataset: { type: 'string', value: '<name>', help: 'only the chains of this dataset', defaultText: 'every dataset' },
+      partition: { type: 'string', value: '<path>', help: 'only the chains of this partition, e.g. dt=2026-11-30', defaultText: 'every partition' },
+      endpoint: ENDPOINT,
+      format: { type: 'string', default: 'text', value: 'text|json', help: 'each break as lines, or the verdict as JSON' },
+    },
+    exits: [[0, 'every chain is intact'], [1, 'a chain is broken: a record rewritten, deleted or not where it says'], [2, CANNOT_RUN]],
+  },
   release: {
     usage: 'contract-gate release s3://<bucket>/quarantine/<name>/v<major>/<partition>/<attempt>/ --reason <text> [--by <who>] [--endpoint <url>] [--topic-arn <arn> | --notifications <file>] [--format text|json]',
     summary: "publish a quarantined attempt as it is, by the owner's decision: _SUCCESS and the notice say who released it and why",
@@ -275,5 +287,6 @@ export const EXPORT_USAGE = COMMAND_HELP.export.usage;
 export const LINT_USAGE = COMMAND_HELP.lint.usage;
 export const REDRIVE_USAGE = COMMAND_HELP.redrive.usage;
 export const RELEASE_USAGE = COMMAND_HELP.release.usage;
+export const AUDIT_USAGE = COMMAND_HELP.audit.usage;
 export const PUBLISH_USAGE = COMMAND_HELP.publish.usage;
 export const STATUS_USAGE = COMMAND_HELP.status.usage;

@@ -45,6 +45,12 @@ export interface ContractGateProps {
   readonly abandonedAfterHours?: number;
   /** Deletes staged files this many days old, abandoned or not (at least 2). @default none: staging is never expired */
   readonly stagingExpirationDays?: number;
+  /**
+   * Object Lock on the created bucket: every new object version (audit records included) cannot be
+   * deleted or replaced for `days` (default 365); `compliance` binds even the root user. Applies
+   * bucket-wide: noncurrent versions of staged and published files are kept as long too. @default none
+   */
+  readonly objectLock?: { readonly mode?: 'governance' | 'compliance'; readonly days?: number };
   /** Big partitions to a Step Functions Distributed Map (see the README for the limits). */
   readonly fanout?: { readonly enabled?: boolean; readonly maxFiles?: number; readonly maxBytes?: number; readonly mapConcurrency?: number };
 }

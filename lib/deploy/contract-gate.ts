@@ -56,6 +56,7 @@ export class ContractGate extends Construct {
       noncurrentVersionRetention: Duration.days(config.noncurrentVersionRetentionDays),
       ...(config.stagingExpirationDays ? { stagingExpiration: Duration.days(config.stagingExpirationDays) } : {}),
       ...(registry ? { registryPrefix: registry.prefix } : {}),
+      ...(config.objectLock ? { objectLock: config.objectLock } : {}),
     });
     this.notices = new GateTopic(this, 'Notices', { topicName: `${name}-notices`, displayName: `contract-gate ${config.name}` });
     // With the registry, owners are the reconcile function's to subscribe: only the alert addresses are made here.

@@ -81,12 +81,20 @@ export interface EnvironmentConfig {
   readonly fanout: FanoutConfig;
   /** @default `{ source: 'registry' }`: producers publish their contracts, owners subscribe as they do */
   readonly contracts: ContractsConfig;
+  /** Object Lock on a created bucket, every new object version retained this long (see GateBucketProps.objectLock). @default none */
+  readonly objectLock?: ObjectLockConfig;
+}
+
+/** S3 Object Lock: `governance` (a holder of s3:BypassGovernanceRetention may still delete) or `compliance` (no one may, root included). */
+export interface ObjectLockConfig {
+  readonly mode: 'governance' | 'compliance';
+  readonly days: number;
 }
 
 const ENVIRONMENT_KEYS = [
   'bucket', 'prefixes', 'marker', 'alertEmails', 'probeIntervalMinutes', 'logRetentionDays', 'quarantineRetentionDays',
   'stateRetentionDays', 'noncurrentVersionRetentionDays', 'validateMemoryMb', 'validateTimeoutSeconds',
-  'validateMaxConcurrency', 'queueAgeAlarmMinutes', 'abandonedAfterHours', 'stagingExpirationDays',
+  'validateMaxConcurrency', 'queueAgeAlarmMinutes', 'abandonedAfterHours', 'stagingExpirationDays', 'objectLock',
 ] as const;
 
 const ENV_NAME = /^[a-z][a-z0-9-]{0,19}$/;
@@ -138,6 +146,7 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
     queueAgeAlarmMinutes: fields.integer(raw.queueAgeAlarmMinutes, 'queueAgeAlarmMinutes', 60, 1, 1440),
     abandonedAfterHours: fields.integer(raw.abandonedAfterHours, 'abandonedAfterHours', 24, 1, 8760),
     ...(raw.stagingExpirationDays === undefined ? {} : { stagingExpirationDays: fields.integer(raw.stagingExpirationDays, 'stagingExpirationDays', 30, 2, 36_500) }),
+    ...(raw.objectLock === undefined ? {} : { objectLock: readObjectLock(fields, raw.objectLock, raw.bucket) }),
     contracts: readContracts(fields, contracts, prefixes),
   };
   const config: EnvironmentConfig = { ...base, fanout: readFanout(fields, fanout, base) };
@@ -184,6 +193,17 @@ function readFanout(fields: ConfigFields, value: unknown, sizing: { validateTime
     // The Distributed Map's own limit is 10,000 child executions at once.
     mapConcurrency: fields.integer(raw.mapConcurrency, 'fanout.mapConcurrency', 40, 1, 10_000),
   };
+}
+
+/** Object Lock is set when a bucket is created: an existing bucket's owner turns it on (PutObjectLockConfiguration). */
+function readObjectLock(fields: ConfigFields, value: unknown, bucket: unknown): ObjectLockConfig {
+  const raw = fields.object(value, 'objectLock', ['mode', 'days']) ?? {};
+  const mode = fields.choice(raw.mode, 'objectLock.mode', 'governance', ['governance', 'compliance'] as const);
+  const days = fields.integer(raw.days, 'objectLock.days', 365, 1, 36_500);
+  if (typeof bucket === 'object' && bucket !== null && 'import' in bucket) {
+    fields.problem('objectLock', 'applies to a bucket this stack creates; for an existing bucket its owner enables versioning and Object Lock on it (aws s3api put-object-lock-configuration) and adds the audit statements to its policy (README, "The audit trail")');
+  }
+  return { mode, days };
 }
 
 function readBucket(fields: ConfigFields, value: unknown): BucketSource {

@@ -1,13 +1,14 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import { Grant, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Effect, Grant, PolicyStatement, StarPrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectLockRetention, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination, SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { NAME } from '../contract/native-contract.js';
+import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import { POINTER_FILE } from '../registry/registry-layout.js';
-import type { BucketSource, GatePrefixes } from './environment-config.js';
+import type { BucketSource, GatePrefixes, ObjectLockConfig } from './environment-config.js';
 import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
 
 export interface GateBucketProps {
@@ -28,6 +29,13 @@ export interface GateBucketProps {
   readonly stagingExpiration?: Duration;
   /** The contract registry's prefix, when the functions read contracts from the bucket. @default none: bundled contracts */
   readonly registryPrefix?: string;
+  /**
+   * Object Lock with a default retention for a created bucket. S3's default retention is
+   * bucket-wide: noncurrent versions of every area are then kept `days` too, whatever the
+   * lifecycle rules say (deletes still work: on a versioned bucket they add delete markers).
+   * @default none
+   */
+  readonly objectLock?: ObjectLockConfig;
 }
 
 type Area = keyof GatePrefixes;
@@ -118,6 +126,8 @@ export class GateBucket extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'gate-bucket/',
+      ...objectLock(props.objectLock),
+      // No rule has the audit prefix (outside the state prefix): its records are never expired.
       lifecycleRules: [
         { id: 'expire-quarantine', prefix: this.prefixes.quarantine, expiration: props.quarantineRetention ?? Duration.days(90) },
         { id: 'expire-gate-state', prefix: this.prefixes.state, expiration: props.stateRetention ?? Duration.days(30) },
@@ -132,6 +142,31 @@ export class GateBucket extends Construct {
         },
       ],
     });
+    this.protectAudit();
+  }
+
+  /**
+   * The owners' audit records (`_audit/`) are created, never replaced or deleted, by anyone: a
+   * PUT (or copy) without If-None-Match is denied (S3's s3:if-none-match condition key), and so
+   * are deletes and bypassing an Object Lock retention. No gate function may write there at all.
+   */
+  private protectAudit(): void {
+    const records = this.bucket.arnForObjects(`${DEFAULT_LAYOUT.audit}*`);
+    this.bucket.addToResourcePolicy(new PolicyStatement({
+      sid: 'AuditRecordsAreOnlyCreated',
+      effect: Effect.DENY,
+      principals: [new StarPrincipal()],
+      actions: ['s3:PutObject'],
+      resources: [records],
+      conditions: { Null: { 's3:if-none-match': 'true' } },
+    }));
+    this.bucket.addToResourcePolicy(new PolicyStatement({
+      sid: 'AuditRecordsAreNeverDeleted',
+      effect: Effect.DENY,
+      principals: [new StarPrincipal()],
+      actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:BypassGovernanceRetention'],
+      resources: [records],
+    }));
   }
 
   /** Sends the object-created event of every completion marker under the staging prefix to `queue`. */
@@ -234,6 +269,12 @@ export class GateBucket extends Construct {
     fn.addEnvironment('GATE_STATE_PREFIX', this.prefixes.state);
     fn.addEnvironment('GATE_MARKER', this.marker);
   }
+}
+
+function objectLock(lock: ObjectLockConfig | undefined): { objectLockEnabled?: true; objectLockDefaultRetention?: ObjectLockRetention } {
+  if (!lock) return {};
+  const days = Duration.days(lock.days);
+  return { objectLockEnabled: true, objectLockDefaultRetention: lock.mode === 'compliance' ? ObjectLockRetention.compliance(days) : ObjectLockRetention.governance(days) };
 }
 
 /** A dataset name becomes part of an IAM resource: `*`, `?` or `/` would widen a grant to other datasets. */

@@ -66,6 +66,8 @@ export interface WithheldFileRecord {
 
 export interface Release {
   readonly by: string;
+  /** The releasing caller's STS identity, beside `by`; absent where there is no STS. */
+  readonly caller?: string;
   readonly reason: string;
   readonly at: string;
   readonly from_attempt: string;

@@ -5,12 +5,15 @@
  *   published/<name>/v<major>/<partition>/...     after the gate passed it, `_SUCCESS` last
  *   quarantine/<name>/v<major>/<partition>/<attempt>/...   a failed drop, `_REPORT.html` and `_REPORT.json` (last)
  *   _gate/...                                      the gate's own records (decisions, notices)
+ *   _audit/<name>/v<major>/<partition>/<seq>.json  what owners did (release, redrive): a hash chain, never expired or replaced
  */
 export interface GateLayout {
   readonly staging: string;
   readonly published: string;
   readonly quarantine: string;
   readonly state: string;
+  /** Owners' actions, apart from `state` so no lifecycle rule of it expires them and a bucket policy can make them write-once. */
+  readonly audit: string;
   readonly marker: string;
   readonly success: string;
   readonly report: string;
@@ -23,6 +26,7 @@ export const DEFAULT_LAYOUT: GateLayout = {
   published: 'published/',
   quarantine: 'quarantine/',
   state: '_gate/',
+  audit: '_audit/',
   marker: '_READY',
   success: '_SUCCESS',
   report: '_REPORT.json',

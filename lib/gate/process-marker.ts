@@ -10,6 +10,7 @@ import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type Drop
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
 import { changedFiles, isChangeError } from './pinned-copy.js';
 import { dropTag, readDrop, type Drop } from './read-drop.js';
+import { isMisplaced, pageMisplaced } from './checked-record.js';
 import { createDecision, readRecorded, type RecordedDecision } from './recorded-decision.js';
 import { repeatOf } from './repeat-marker.js';
 import { supersededDrop } from './superseded.js';
@@ -110,7 +111,7 @@ export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: st
   const lease = deps.lease ?? defaultLease({ clock: deps.clock });
   return withPartitionLease(deps.store, leaseKey(deps.layout, address), lease, deps.clock, async () => {
     const { earlier } = await finishEarlier(deps, address, key);
-    const recorded = (await readRecorded(deps.store, key)) ?? (await decideOnce(deps.store, key, () => decideMine(earlier)));
+    const recorded = (await readRecorded(deps.store, key, pageMisplaced(deps))) ?? (await decideOnce(deps.store, key, () => decideMine(earlier)));
     return recorded && carryOut(deps, recorded);
   });
 }
@@ -128,7 +129,11 @@ async function finishEarlier(deps: SettleDeps, address: DropAddress, ownKey: str
   const earlier: Decision[] = [];
   let finished = 0;
   for (const key of await decisionKeys(deps, address, ownKey)) {
-    const recorded = await readRecorded(deps.store, key);
+    // A decision that is not where it says it belongs is skipped: it is not this partition's to finish.
+    const recorded = await readRecorded(deps.store, key, pageMisplaced(deps)).catch((error: unknown) => {
+      if (isMisplaced(error)) return undefined;
+      throw error;
+    });
     if (!recorded) continue;
     if (recorded.decision.completed_at !== undefined) earlier.push(recorded.decision);
     else {

@@ -1,5 +1,6 @@
 import { GateError } from '../errors.js';
 import { readVersion, type ObjectStore } from '../storage/object-store.js';
+import { misplacedDecision, misplacedError, type MisplacedWatch } from './checked-record.js';
 import { parseDecision, type Decision } from './decision.js';
 
 /** A decision as stored under `_gate/decisions/`, with the ETag that a change of it must match. */
@@ -9,11 +10,20 @@ export interface RecordedDecision {
   readonly decision: Decision;
 }
 
-export async function readRecorded(store: ObjectStore, key: string): Promise<RecordedDecision | undefined> {
+/**
+ * A decision as stored at `key`. One that names another dataset, major, partition or tag than its
+ * key is refused (misplacedError) and `watch` told: carried out, it would move that other place's files.
+ */
+export async function readRecorded(store: ObjectStore, key: string, watch?: MisplacedWatch): Promise<RecordedDecision | undefined> {
   const read = await readVersion(store, key);
   if (!read) return undefined;
   const decision = parseDecision(new TextDecoder().decode(read.bytes));
   if (!decision) throw new GateError('storage_failed', `${key} exists but cannot be read as a decision`);
+  const misplaced = misplacedDecision(key, decision);
+  if (misplaced !== undefined) {
+    await watch?.(key, misplaced);
+    throw misplacedError(store, key, misplaced);
+  }
   return { key, etag: read.etag, decision };
 }
 

@@ -1,6 +1,7 @@
 import { GateError } from '../errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { auditKey, readAudit, writeAudit, type AuditRecord, type StoredAudit } from './audit-record.js';
+import { appendAudit, readLatest } from './audit-chain.js';
+import type { AuditEntry, AuditRecord, StoredAudit } from './audit-record.js';
 import { markerKey, type GateLayout } from './gate-layout.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
 import { publishedSince } from './published-since.js';
@@ -18,7 +19,10 @@ export interface OwnerActionDeps {
 
 /** Who did it and why, for the audit record (and, for a release, `_SUCCESS` and the notice). */
 export interface Actor {
+  /** Who the owner says did it (`--by`), else the caller. */
   readonly by: string;
+  /** The caller's STS identity, recorded beside `by` and never replaced by it; null where there is no STS. @default null */
+  readonly caller?: string | null;
   readonly reason: string | null;
 }
 
@@ -31,7 +35,6 @@ interface Redrive {
   readonly attempt: QuarantinedAttempt;
   readonly copies: readonly PlannedCopy[];
   readonly marker: RedriveMarker;
-  readonly key: string;
 }
 
 /**
@@ -43,25 +46,24 @@ interface Redrive {
  */
 export async function redriveAttempt(deps: OwnerActionDeps, ref: AttemptRef, actor: Actor): Promise<RedriveResult> {
   const attempt = await readQuarantinedAttempt(deps.store, deps.layout, ref);
-  const key = auditKey(deps.layout, ref, 'redrive');
   const already = (stored: StoredAudit | undefined): RedriveResult | undefined =>
-    stored?.record.state === 'done' ? { status: 'already_redriven', audit: stored.record, auditKey: key, resumed: false } : undefined;
+    stored?.record.state === 'done' ? { status: 'already_redriven', audit: stored.record, auditKey: stored.key, resumed: false } : undefined;
   // A no-op needs no lease: the gate may hold it for a while, judging the redriven drop.
-  const before = already(await readAudit(deps.store, key));
+  const before = already(await readLatest(deps.store, deps.layout, ref, 'redrive'));
   if (before) return before;
   if (attempt.files.length === 0) return { status: 'refused', reason: `${deps.store.location}/${ref.prefix} holds no data files: there is nothing to judge again` };
   const marker = await redriveMarker(deps.store, attempt);
   if ('refused' in marker) return { status: 'refused', reason: marker.refused };
-  const run: Redrive = { deps, attempt, copies: plannedCopies(deps.layout, attempt), marker, key };
+  const run: Redrive = { deps, attempt, copies: plannedCopies(deps.layout, attempt), marker };
   return withPartitionLease(deps.store, leaseKey(deps.layout, ref.address), deps.lease ?? ownerLease('redrive'), deps.clock, async () => {
-    const stored = await readAudit(deps.store, run.key);
+    const stored = await readLatest(deps.store, deps.layout, ref, 'redrive');
     const done = already(stored);
     if (done) return done;
     const resumed = stored !== undefined && stored.record.state !== 'withdrawn';
     const copied = stored?.record.state === 'marking' ? stored : await startAndCopy(run, actor, stored);
     if ('reason' in copied) return { status: 'refused', reason: copied.reason };
     const finished = await markAndFinish(run, copied);
-    return 'reason' in finished ? { status: 'refused', reason: finished.reason } : { status: 'redriven', audit: finished.record, auditKey: run.key, resumed };
+    return 'reason' in finished ? { status: 'refused', reason: finished.reason } : { status: 'redriven', audit: finished.record, auditKey: finished.key, resumed };
   });
 }
 
@@ -113,13 +115,13 @@ async function putMarker(store: ObjectStore, key: string, body: Uint8Array | str
   }
 }
 
-function intent(run: Redrive, actor: Actor): AuditRecord {
+function intent(run: Redrive, actor: Actor): AuditEntry {
   const { attempt, deps } = run;
   return {
-    format: 'contract-gate/audit@1',
     action: 'redrive',
     state: 'copying',
     by: actor.by,
+    caller: actor.caller ?? null,
     reason: actor.reason,
     at: new Date(deps.clock()).toISOString(),
     from: { attempt: attempt.attempt, folder: `${deps.store.location}/${attempt.prefix}`, status: attempt.report.status, summary: attempt.report.summary },
@@ -137,11 +139,7 @@ async function withdraw(run: Redrive, stored: StoredAudit | undefined, reason: s
   return { reason };
 }
 
-/** Writes the next state; when another run moved the record on first, its record is the one to go on from. */
-async function record(run: Redrive, next: AuditRecord, over: StoredAudit | undefined): Promise<StoredAudit> {
-  const written = await writeAudit(run.deps.store, run.key, next, over);
-  if (written) return written;
-  const theirs = await readAudit(run.deps.store, run.key);
-  if (!theirs) throw new GateError('storage_failed', `${run.deps.store.location}/${run.key}: the audit record was written and is gone`);
-  return theirs;
+/** Appends the next state; when another run moved the redrive on first, its record is the one to go on from. */
+async function record(run: Redrive, next: AuditEntry | AuditRecord, over: StoredAudit | undefined): Promise<StoredAudit> {
+  return appendAudit(run.deps.store, run.deps.layout, run.attempt.address, next, over);
 }

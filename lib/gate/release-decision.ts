@@ -17,7 +17,7 @@ export function releaseTag(fromAttempt: string): string {
  * why. Its attempt id is shaped as every other (`<time>-<8 hex>`, from a hash of the tag), so it
  * sorts by time against the partition's other attempts.
  */
-export function releaseDecision(now: number, attempt: QuarantinedAttempt, original: Decision | undefined, actor: { by: string; reason: string }): Decision {
+export function releaseDecision(now: number, attempt: QuarantinedAttempt, original: Decision | undefined, actor: { by: string; caller?: string | null; reason: string }): Decision {
   const tag = releaseTag(attempt.attempt);
   const at = isoSeconds(now);
   const { report } = attempt;
@@ -33,7 +33,7 @@ export function releaseDecision(now: number, attempt: QuarantinedAttempt, origin
     report,
     ...(original?.newest ? { newest: original.newest } : {}),
     ...(original?.producer_manifest === undefined ? {} : { producer_manifest: original.producer_manifest }),
-    release: { by: actor.by, reason: actor.reason, at, from_attempt: attempt.attempt },
+    release: { by: actor.by, ...(actor.caller ? { caller: actor.caller } : {}), reason: actor.reason, at, from_attempt: attempt.attempt },
   };
 }
 

@@ -1,13 +1,14 @@
 import type { Notifier } from '../notify/notifier.js';
 import { readWhole } from '../storage/object-store.js';
-import { auditKey, readAudit, writeAudit, type AuditRecord } from './audit-record.js';
+import { appendAudit, readLatest } from './audit-chain.js';
+import type { AuditEntry, AuditRecord } from './audit-record.js';
 import type { Decision } from './decision.js';
 import { publishedPrefix } from './gate-layout.js';
 import { decisionKeyOf, settleDrop } from './process-marker.js';
 import { publishedSince } from './published-since.js';
 import { readQuarantinedAttempt, type AttemptRef, type QuarantinedAttempt } from './quarantine-attempt.js';
 import { readRecorded } from './recorded-decision.js';
-import { ownerLease, type OwnerActionDeps } from './redrive.js';
+import { ownerLease, type Actor, type OwnerActionDeps } from './redrive.js';
 import { quarantineDecision, releaseDecision, releaseTag } from './release-decision.js';
 
 export interface ReleaseDeps extends OwnerActionDeps {
@@ -24,12 +25,11 @@ export type ReleaseResult =
  * lease, a conditional create, resumed by whoever comes next, one notice), so a run killed at
  * any point is finished by the next run, or by the gate's next drop of the partition.
  */
-export async function releaseAttempt(deps: ReleaseDeps, ref: AttemptRef, actor: { by: string; reason: string }): Promise<ReleaseResult> {
+export async function releaseAttempt(deps: ReleaseDeps, ref: AttemptRef, actor: Actor & { reason: string }): Promise<ReleaseResult> {
   const { store, layout } = deps;
   const attempt = await readQuarantinedAttempt(store, layout, ref);
-  const key = auditKey(layout, ref, 'release');
-  const audited = await readAudit(store, key);
-  if (audited) return { status: 'already_released', audit: audited.record, auditKey: key, resumed: false };
+  const audited = await readLatest(store, layout, ref, 'release');
+  if (audited) return { status: 'already_released', audit: audited.record, auditKey: audited.key, resumed: false };
   const tag = releaseTag(ref.attempt);
   const resumed = (await readRecorded(store, decisionKeyOf(layout, ref.address, tag))) !== undefined;
   let refusal: string | undefined;
@@ -44,22 +44,24 @@ export async function releaseAttempt(deps: ReleaseDeps, ref: AttemptRef, actor: 
     const changed = (decision.superseded?.changed ?? []).map((c) => c.key).join(', ');
     return { status: 'refused', reason: `a quarantined file changed after the release listed it (${changed}): nothing was released` };
   }
-  const record = await releaseRecord(deps, attempt, decision, decisionKeyOf(layout, ref.address, tag));
-  const written = (await writeAudit(store, key, record)) ?? (await readAudit(store, key));
-  return { status: 'released', audit: written?.record ?? record, auditKey: key, resumed };
+  const record = await releaseRecord(deps, attempt, decision, decisionKeyOf(layout, ref.address, tag), actor);
+  // A race lost to another run of this release hands back that run's record.
+  const written = await appendAudit(store, layout, ref.address, record, undefined);
+  return { status: 'released', audit: written.record, auditKey: written.key, resumed };
 }
 
 /** The audit record of a carried-out release, from its decision (a resumed run records the first run's who and why). */
-async function releaseRecord(deps: ReleaseDeps, attempt: QuarantinedAttempt, decision: Decision, decisionKey: string): Promise<AuditRecord> {
+async function releaseRecord(deps: ReleaseDeps, attempt: QuarantinedAttempt, decision: Decision, decisionKey: string, actor: Actor): Promise<AuditEntry> {
   const prefix = publishedPrefix(deps.layout, attempt.address);
   const successKey = `${prefix}${deps.layout.success}`;
   const etags = await publishedEtags(deps, successKey, decision.attempt);
   const release = decision.release!;
   return {
-    format: 'contract-gate/audit@1',
     action: 'release',
     state: 'done',
     by: release.by,
+    // A resumed run records the first run's who; its caller too, unless that run had none.
+    caller: release.caller ?? actor.caller ?? null,
     reason: release.reason,
     at: release.at,
     completed_at: decision.completed_at ?? new Date(deps.clock()).toISOString(),

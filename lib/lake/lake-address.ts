@@ -20,7 +20,7 @@ export function parseLakeAddress(text: string): LakeAddress {
 
 /** The gate's layout and registry under a prefix of the bucket (`''` for the bucket's root). */
 export function prefixedLake(prefix: string): { readonly layout: GateLayout; readonly registryPrefix: string } {
-  const layout = { ...DEFAULT_LAYOUT, staging: `${prefix}${DEFAULT_LAYOUT.staging}`, published: `${prefix}${DEFAULT_LAYOUT.published}`, quarantine: `${prefix}${DEFAULT_LAYOUT.quarantine}`, state: `${prefix}${DEFAULT_LAYOUT.state}` };
+  const layout = { ...DEFAULT_LAYOUT, staging: `${prefix}${DEFAULT_LAYOUT.staging}`, published: `${prefix}${DEFAULT_LAYOUT.published}`, quarantine: `${prefix}${DEFAULT_LAYOUT.quarantine}`, state: `${prefix}${DEFAULT_LAYOUT.state}`, audit: `${prefix}${DEFAULT_LAYOUT.audit}` };
   return { layout, registryPrefix: `${prefix}${DEFAULT_REGISTRY_PREFIX}` };
 }
 

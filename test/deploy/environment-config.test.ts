@@ -66,7 +66,7 @@ describe('environmentConfig', () => {
     expect(run).toThrow(
       [
         'cdk.json context "environments.prod" is invalid:',
-        '  - probeIntervalMinute: unknown key (did you mean "probeIntervalMinutes"?); known keys: bucket, prefixes, marker, alertEmails, probeIntervalMinutes, logRetentionDays, quarantineRetentionDays, stateRetentionDays, noncurrentVersionRetentionDays, validateMemoryMb, validateTimeoutSeconds, validateMaxConcurrency, queueAgeAlarmMinutes, abandonedAfterHours, stagingExpirationDays',
+        '  - probeIntervalMinute: unknown key (did you mean "probeIntervalMinutes"?); known keys: bucket, prefixes, marker, alertEmails, probeIntervalMinutes, logRetentionDays, quarantineRetentionDays, stateRetentionDays, noncurrentVersionRetentionDays, validateMemoryMb, validateTimeoutSeconds, validateMaxConcurrency, queueAgeAlarmMinutes, abandonedAfterHours, stagingExpirationDays, objectLock',
         '  - bucket.name: expected an S3 bucket name, got "Not_A_Bucket"',
         '  - alertEmails[1]: expected an e-mail address, got "not-an-address"',
         '  - logRetentionDays: expected one of 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653, got 31',

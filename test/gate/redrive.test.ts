@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../lib/gate/audit-record.js';
+import { readLatest } from '../../lib/gate/audit-chain.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { redriveAttempt } from '../../lib/gate/redrive.js';
 import { crashingStore, Crash } from '../fixtures/crashing-store.js';
@@ -37,8 +37,10 @@ describe('redrive: a quarantined attempt judged again by the current contract', 
 
   it('records who redrove which files where, and the kept manifest it marked them with', async () => {
     const ref = await onlyAttempt(lake.gate.store, 'dt=2026-11-30');
-    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-11-30/${ref.attempt}-redrive.json`);
+    const audit = (await readLatest(lake.gate.store, DEFAULT_LAYOUT, ref, 'redrive'))!.record;
     expect(audit).toMatchObject({ action: 'redrive', state: 'done', by: OWNER.by, reason: OWNER.reason, from: { attempt: ref.attempt, status: 'fail' } });
+    expect(audit).toMatchObject({ dataset: 'orders', major: 1, partition: 'dt=2026-11-30', seq: 3 });
+    expect(await keys(lake.gate.store, '_audit/orders/v1/dt=2026-11-30/')).toEqual([1, 2, 3].map((n) => `_audit/orders/v1/dt=2026-11-30/0000000${n}.json`));
     expect(audit.marker).toMatchObject({ key: 'staging/orders/v1/dt=2026-11-30/_READY', bytes: 'kept manifest' });
     expect(audit.copies.map((c) => [c.from.slice(ref.prefix.length), c.to])).toEqual([
       ['part-0000.parquet', 'staging/orders/v1/dt=2026-11-30/part-0000.parquet'],
@@ -62,7 +64,7 @@ describe('redrive: a quarantined attempt judged again by the current contract', 
     const result = await redriveAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining('staging for the partition already holds 1 object') });
     expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-01/')).toEqual(['staging/orders/v1/dt=2026-12-01/part-0000.parquet']);
-    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-01/')).toEqual([]);
+    expect(await keys(lake.gate.store, '_audit/orders/v1/dt=2026-12-01/')).toEqual([]);
     await lake.gate.store.delete('staging/orders/v1/dt=2026-12-01/part-0000.parquet');
   });
 
@@ -88,12 +90,12 @@ describe('a redrive killed part-way, when a producer drops meanwhile', () => {
     await lake.gate.store.put('staging/orders/v1/dt=2026-12-02/upload-0.parquet', 'a producer mid-upload');
     expect(await redriveAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'refused', reason: expect.stringContaining('upload-0.parquet') });
     expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-02/')).toEqual(['staging/orders/v1/dt=2026-12-02/upload-0.parquet']);
-    const audit = `_gate/audit/orders/v1/dt=2026-12-02/${ref.attempt}-redrive.json`;
-    expect(await readJson<AuditRecord>(lake.gate.store, audit)).toMatchObject({ state: 'withdrawn', withdrawn: expect.stringContaining('staging for the partition') });
+    const audit = async () => (await readLatest(lake.gate.store, DEFAULT_LAYOUT, ref, 'redrive'))?.record;
+    expect(await audit()).toMatchObject({ state: 'withdrawn', withdrawn: expect.stringContaining('staging for the partition') });
     await lake.gate.store.delete('staging/orders/v1/dt=2026-12-02/upload-0.parquet');
     expect(await redriveAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'redriven', resumed: false });
     await settle(lake);
-    expect(await readJson<AuditRecord>(lake.gate.store, audit)).toMatchObject({ state: 'done' });
+    expect(await audit()).toMatchObject({ state: 'done' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../lib/gate/audit-record.js';
+import { readLatest } from '../../lib/gate/audit-chain.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { releaseAttempt } from '../../lib/gate/release.js';
 import type { LeaseSettings } from '../../lib/gate/partition-lease.js';
@@ -60,7 +60,7 @@ describe('release: a quarantined attempt published as it is, by its owner', () =
 
   it('keeps an audit record of who released what, why, and where each file went', async () => {
     const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-10');
-    const audit = await readJson<AuditRecord>(lake.gate.store, `_gate/audit/orders/v1/dt=2026-12-10/${ref.attempt}-release.json`);
+    const audit = (await readLatest(lake.gate.store, DEFAULT_LAYOUT, ref, 'release'))!.record;
     expect(audit).toMatchObject({ action: 'release', state: 'done', ...OWNER, success: 'published/orders/v1/dt=2026-12-10/_SUCCESS', decision: `_gate/decisions/orders/v1/dt=2026-12-10/release-${ref.attempt}.json` });
     expect(audit.copies.map((c) => [c.from, c.to])).toEqual(['part-0000.parquet', 'part-0001.parquet'].map((n) => [`${ref.prefix}${n}`, `published/orders/v1/dt=2026-12-10/${n}`]));
   });
@@ -83,7 +83,7 @@ describe('release: a quarantined attempt published as it is, by its owner', () =
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining(`is from attempt ${newer.attempt} (a newer drop), later than ${ref.attempt}`) });
     expect(await readJson<Success>(lake.gate.store, 'published/orders/v1/dt=2026-12-11/_SUCCESS')).toEqual(newer);
     expect(await keys(lake.gate.store, `_gate/decisions/orders/v1/dt=2026-12-11/release-`)).toEqual([]);
-    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-11/')).toEqual([]);
+    expect(await keys(lake.gate.store, '_audit/orders/v1/dt=2026-12-11/')).toEqual([]);
   });
 });
 
@@ -110,7 +110,7 @@ describe('a release killed before any storage call', () => {
       });
       expect({ crashAt, replaced: await keys(lake.gate.store, `_gate/replaced/orders/v1/${partition}/`), quarantine: await keys(lake.gate.store, ref.prefix) }).toEqual({ crashAt, replaced: [], quarantine: quarantined });
       expect({ crashAt, told: notices(lake, partition).map((n) => n.attributes.outcome) }).toEqual({ crashAt, told: ['quarantined', 'published'] });
-      expect({ crashAt, audited: (await keys(lake.gate.store, `_gate/audit/orders/v1/${partition}/`)).length }).toEqual({ crashAt, audited: 1 });
+      expect({ crashAt, audited: (await keys(lake.gate.store, `_audit/orders/v1/${partition}/`)).length }).toEqual({ crashAt, audited: 1 });
     }
     // The lease, the decision, two copies, _SUCCESS, the notice claim, its "sent", the completion, the audit record.
     expect(crashAt).toBeGreaterThan(9);
