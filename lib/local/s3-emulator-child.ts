@@ -65,7 +65,8 @@ async function start(options: EmulatorStartOptions): Promise<void> {
   server = createServer((request, response) => {
     // No other site may embed or read what this endpoint answers, refusals included.
     response.setHeader('cross-origin-resource-policy', 'same-origin');
-    const refused = refusal(request, (server?.address() as AddressInfo).port);
+    // No address once the server is closing: then no Host is this endpoint's, and nothing is answered.
+    const refused = refusal(request, (server?.address() as AddressInfo | null)?.port ?? 0);
     if (refused !== undefined) return respondRefused(response, refused);
     if (isGatePage(request.url ?? '')) return void servePage(request, response);
     // A staged object is the producer's: a browser opening one (an HTML file, say) runs none of its script.
