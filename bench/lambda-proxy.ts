@@ -32,7 +32,8 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
   const server = createServer((incoming, outgoing) => {
     const startMs = performance.now();
     let bytesOut = 0;
-    const forward = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent }, (answer) => {
+    // As a reverse proxy: the endpoint answers only to its own address (lib/local/request-guard.ts).
+    const forward = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host }, agent }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
       answer.pipe(outgoing);

@@ -16,6 +16,7 @@ import { completeUploadsAsS3 } from './multipart-completion.js';
 import { multipartMiddleware } from './multipart-middleware.js';
 import { ObjectCreatedRelay } from './object-created-relay.js';
 import { readRangesAsS3 } from './ranged-reads.js';
+import { refusal, respondRefused, withoutCorsHeaders } from './request-guard.js';
 import { listInS3Order } from './s3-order-listing.js';
 import { acceptAnyAccessKey, createS3rver } from './s3rver-types.js';
 import { storeKeysLiterally } from './store-paths.js';
@@ -62,10 +63,16 @@ async function start(options: EmulatorStartOptions): Promise<void> {
   app.middleware.splice(app.middleware.length - 1, 0, xmlBodyMiddleware());
   const s3 = app.callback();
   server = createServer((request, response) => {
+    // No other site may embed or read what this endpoint answers, refusals included.
+    response.setHeader('cross-origin-resource-policy', 'same-origin');
+    // No address once the server is closing: then no Host is this endpoint's, and nothing is answered.
+    const refused = refusal(request, (server?.address() as AddressInfo | null)?.port ?? 0);
+    if (refused !== undefined) return respondRefused(response, refused);
     if (isGatePage(request.url ?? '')) return void servePage(request, response);
     // A staged object is the producer's: a browser opening one (an HTML file, say) runs none of its script.
     response.setHeader('content-security-policy', 'sandbox');
     response.setHeader('x-content-type-options', 'nosniff');
+    withoutCorsHeaders(response);
     return s3(request, response);
   });
   return listen(server, options.port);

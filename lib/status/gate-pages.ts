@@ -4,6 +4,7 @@ import type { GateLayout } from '../gate/gate-layout.js';
 import { count, html, htmlPage } from '../report/html.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { readLakeStatus } from './read-lake-status.js';
+import { pageQueue, sharedByKey } from './page-queue.js';
 import { gateLinks } from './status-links.js';
 import { statusPage } from './status-page.js';
 
@@ -20,8 +21,10 @@ export interface GatePagesDeps {
   /** The registry's contracts as the gate enforces them now. */
   readonly contracts: () => Promise<readonly Contract[]>;
   readonly clock: () => number;
-  /** How long one reading of the lake serves every request for the status page. @default 5_000 */
+  /** How long one reading of the lake serves every request for the status page, and one listing every request for its prefix. @default 5_000 */
   readonly reuseMs?: number;
+  /** Listings and objects asked for while one is being made wait, this many at most; past it they are refused (503). @default 16 */
+  readonly waiting?: number;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -31,21 +34,28 @@ const LISTED = 1000;
 /** Objects shown as text up to this size; past it, or not text, the page says how to fetch them. */
 const SHOWN_BYTES = 2 * 1024 * 1024;
 const TEXT_NAMES = /(^|\/)(_SUCCESS|_READY)$|\.(json|jsonl|ndjson|csv|tsv|txt|ya?ml|html)$/i;
+/** Listings of this many prefixes are kept for reuse (an object is not: it may be megabytes). */
+const KEPT = 32;
+const BUSY: PageResponse = { status: 503, contentType: TEXT, body: 'the gate is busy answering other page requests: try again in a moment\n' };
 
 /**
  * `serve`'s pages under `/_gate/`: the status page, listings of a prefix, and objects. Read-only.
  * Objects are shown as text, never as the producer's HTML, except the gate's own report pages;
  * the endpoint sends every page with a policy that runs no script (s3-emulator-child.ts).
  * Concurrent requests for the status page share one reading of the lake, reused for `reuseMs`,
- * so a page left open in many tabs does not slow the gate down.
+ * so a page left open in many tabs does not slow the gate down; listings and objects are made
+ * one at a time (page-queue.ts), listings reused as long, so a flood of them does not starve drops.
  */
 export function gatePages(deps: GatePagesDeps): (url: string) => Promise<PageResponse> {
-  const status = sharedFor(deps.reuseMs ?? 5_000, deps.clock, () => statusResponse(deps));
+  const reuseMs = deps.reuseMs ?? 5_000;
+  const status = sharedFor(reuseMs, deps.clock, () => statusResponse(deps));
+  const queue = pageQueue(deps.waiting ?? 16);
+  const listing = sharedByKey(reuseMs, KEPT, deps.clock, (prefix) => queue.run(() => listingResponse(deps, prefix)));
   return async (url) => {
     const { pathname, searchParams } = new URL(url, 'http://gate.invalid');
     if (pathname === '/_gate' || pathname === '/_gate/') return status();
-    if (pathname === '/_gate/ls') return listingResponse(deps, searchParams.get('prefix') ?? '');
-    if (pathname === '/_gate/object') return objectResponse(deps, searchParams.get('key') ?? '');
+    if (pathname === '/_gate/ls') return listing(searchParams.get('prefix') ?? '') ?? BUSY;
+    if (pathname === '/_gate/object') return queue.run(() => objectResponse(deps, searchParams.get('key') ?? '')) ?? BUSY;
     return notFound(html`No gate page at <code>${pathname}</code>.`);
   };
 }

@@ -73,13 +73,26 @@ export async function walkFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * One request with `path` sent exactly as given. fetch() parses URLs the WHATWG way, which
+ * The headers of a SigV4-signed request with a made-up signature: the endpoint takes any
+ * credentials, so this is what any local S3 client (or a process posing as one) can send.
+ */
+export function anySignature(): Record<string, string> {
+  const date = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+  return {
+    authorization: `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
+    'x-amz-date': date,
+    'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+  };
+}
+
+/**
+ * One signed request with `path` sent exactly as given. fetch() parses URLs the WHATWG way, which
  * resolves `..` and even `%2e%2e` before sending, so it cannot send what an attacker would.
  */
 export function rawRequest(endpoint: string, method: string, path: string, body = ''): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(endpoint);
   return new Promise((resolve, reject) => {
-    const sent = request({ hostname, port, method, path, headers: { 'content-length': Buffer.byteLength(body) } }, (response) => {
+    const sent = request({ hostname, port, method, path, headers: { 'content-length': Buffer.byteLength(body), ...anySignature() } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startS3Emulator, type ObjectCreatedEvent, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
 import { s3Order } from '../storage/object-store-conformance.js';
+import { anySignature } from './emulator-fixture.js';
 
 const BUCKET = 'lake';
 const ODD_KEY = 'staging/a b+c/dt=2026-11-30/ü.parquet';
@@ -204,7 +205,7 @@ describe('conditional writes', () => {
     await put('cond/raw.txt', 'x');
     const response = await fetch(`${emulator.endpoint}/${BUCKET}/cond/raw.txt`, {
       method: 'PUT',
-      headers: { 'if-none-match': '*' },
+      headers: { 'if-none-match': '*', ...anySignature() },
       body: 'y',
     });
     expect(response.status).toBe(412);

@@ -11,10 +11,11 @@ export const CHROMIUM_SKIP = CHROMIUM ? '' : ' — skipped: no Chromium here (ap
 /** Git-ignored: the pictures a person looks at after a run. */
 export const SCREENSHOTS = join(fileURLToPath(new URL('../../', import.meta.url)), 'test-output', 'screenshots');
 
-export async function launchChromium(): Promise<Browser> {
+/** `args`: more command-line switches, such as `--host-resolver-rules` to point a made-up name at 127.0.0.1. */
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+  return chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', ...args] });
 }
 
 /** Wider than the window means a long name or value pushed the page sideways. */
