@@ -137,12 +137,15 @@ function incomingPrefix(layout: GateLayout, decision: Decision): string {
 async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<ChangedFile[]> {
   const { store, layout } = deps;
   const prefix = quarantinePrefix(layout, decision.address, decision.attempt);
+  const copies = [];
   for (const file of decision.files) {
-    const copied = await copyPinned(store, file, `${prefix}${file.relative}`, decision.decided_at);
+    const key = `${prefix}${file.relative}`;
+    const copied = await copyPinned(store, file, key, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
+    copies.push({ key, size: file.size, etag: copied.etag });
   }
   await keepMarker(store, decision, `${prefix}${layout.marker}`);
-  const report = quarantinedReport(decision, layout);
+  const report = quarantinedReport(decision, layout, copies);
   await writeReportPage(store, `${prefix}${layout.reportPage}`, report);
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(report, null, 2)}\n`, decision.attempt);
   return [];
