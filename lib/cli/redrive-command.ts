@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
-import { redriveAttempt, type RedriveResult } from '../gate/redrive.js';
+import { ownerLease, redriveAttempt, type RedriveResult } from '../gate/redrive.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
 import { attemptTarget, type AttemptTarget } from './attempt-target.js';
@@ -23,7 +23,8 @@ export async function redriveCommand(args: string[], io: CliIo): Promise<number>
   const client = createS3Client({ endpoint: values.endpoint });
   try {
     const store = s3ObjectStore({ client, bucket: target.bucket });
-    const result = await redriveAttempt({ store, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { ...who, reason: values.reason ?? null });
+    const lease = ownerLease('redrive', (line) => io.stderr(`${line}\n`));
+    const result = await redriveAttempt({ store, layout: DEFAULT_LAYOUT, clock: Date.now, lease }, target.ref, { ...who, reason: values.reason ?? null });
     io.stdout(format === 'json' ? `${JSON.stringify(asJson(result, target), null, 2)}\n` : asText(result, target));
     return result.status === 'refused' ? EXIT.violated : EXIT.ok;
   } finally {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
+import { ownerLease } from '../gate/redrive.js';
 import { releaseAttempt, type ReleaseResult } from '../gate/release.js';
 import { localNotifier } from '../notify/local-notifier.js';
 import type { Notifier } from '../notify/notifier.js';
@@ -31,7 +32,8 @@ export async function releaseCommand(args: string[], io: CliIo): Promise<number>
   const client = createS3Client({ endpoint: values.endpoint });
   try {
     const store = s3ObjectStore({ client, bucket: target.bucket });
-    const result = await releaseAttempt({ store, notifier, layout: DEFAULT_LAYOUT, clock: Date.now }, target.ref, { ...who, reason });
+    const lease = ownerLease('release', (line) => io.stderr(`${line}\n`));
+    const result = await releaseAttempt({ store, notifier, layout: DEFAULT_LAYOUT, clock: Date.now, lease }, target.ref, { ...who, reason });
     io.stdout(format === 'json' ? `${JSON.stringify(asJson(result, target), null, 2)}\n` : asText(result, target));
     return result.status === 'refused' ? EXIT.violated : EXIT.ok;
   } finally {

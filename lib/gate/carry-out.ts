@@ -7,6 +7,7 @@ import { notifyOnce } from './notify-once.js';
 import { changedFiles, copyPinned, deletePinned, type ListedObject } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
 import { recordDecision, type RecordedDecision } from './recorded-decision.js';
+import { auditRelease, type Released } from './release-audit.js';
 import { successManifest } from './success-manifest.js';
 import { supersededDecision } from './superseded.js';
 import { createOnce, keepMarker, writeReportPage, readJson } from './carry-out-steps.js';
@@ -33,7 +34,9 @@ export async function carryOut(deps: CarryOutDeps, recorded: RecordedDecision): 
   }
   const done = await moveFiles(deps, recorded);
   await notifyOwner(deps, done.decision);
-  const completed = await recordDecision(deps.store, { ...done, decision: { ...done.decision, completed_at: new Date(deps.clock()).toISOString() } });
+  const completedAt = new Date(deps.clock()).toISOString();
+  if (isRelease(done)) await auditRelease(deps, done, completedAt);
+  const completed = await recordDecision(deps.store, { ...done, decision: { ...done.decision, completed_at: completedAt } });
   await removeMarker(deps, completed.decision);
   return completed.decision;
 }
@@ -137,12 +140,15 @@ function incomingPrefix(layout: GateLayout, decision: Decision): string {
 async function quarantine(deps: CarryOutDeps, decision: Decision): Promise<ChangedFile[]> {
   const { store, layout } = deps;
   const prefix = quarantinePrefix(layout, decision.address, decision.attempt);
+  const copies = [];
   for (const file of decision.files) {
-    const copied = await copyPinned(store, file, `${prefix}${file.relative}`, decision.decided_at);
+    const key = `${prefix}${file.relative}`;
+    const copied = await copyPinned(store, file, key, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
+    copies.push({ key, size: file.size, etag: copied.etag });
   }
   await keepMarker(store, decision, `${prefix}${layout.marker}`);
-  const report = quarantinedReport(decision, layout);
+  const report = quarantinedReport(decision, layout, copies);
   await writeReportPage(store, `${prefix}${layout.reportPage}`, report);
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(report, null, 2)}\n`, decision.attempt);
   return [];
@@ -203,6 +209,11 @@ async function removeMarker(deps: CarryOutDeps, decision: Decision): Promise<voi
   const { etag, last_modified } = decision.report.source.marker;
   const marker = await deps.store.head(key);
   if (marker && marker.etag === etag && marker.lastModified.toISOString() === last_modified) await deletePinned(deps.store, { key, size: marker.size, etag });
+}
+
+/** A release carried out as decided (not superseded by a quarantined file that changed): it is audited. */
+function isRelease(recorded: RecordedDecision): recorded is RecordedDecision & { decision: Released } {
+  return recorded.decision.release !== undefined && recorded.decision.outcome === 'publish';
 }
 
 function withheld(decision: Decision): decision is Decision & { withheld: Withheld } {

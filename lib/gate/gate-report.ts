@@ -19,6 +19,12 @@ export interface GateReport extends Omit<Report, 'contract'> {
     readonly marker: { readonly key: string; readonly etag: string; readonly last_modified: string };
     readonly files: readonly { readonly key: string; readonly size: number; readonly etag: string }[];
   };
+  /**
+   * A quarantine folder's `_REPORT.json` only: the copies the gate made into the folder, each
+   * pinned to the staged version it judged. `release` and `redrive` copy exactly these versions.
+   * Absent in reports written before it was recorded.
+   */
+  readonly quarantined?: readonly { readonly key: string; readonly size: number; readonly etag: string }[];
 }
 
 export function gateReport(report: Report | Omit<Report, 'contract'> & { contract: GateReport['contract'] }, drop: Drop, context: { location: string; attempt: string; warnings: readonly string[]; stats?: RunStats; origin?: ContractOrigin }): GateReport {

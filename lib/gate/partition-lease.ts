@@ -15,8 +15,24 @@ export interface LeaseSettings {
   readonly ttlMs: number;
   /** Whether a lease another holder left may be taken before it expires (a restarted `serve`: its predecessor is dead). */
   readonly takeOver?: (holder: string) => boolean;
-  /** How long to wait for a busy partition before giving up; the delivery is then retried. @default 60_000 */
+  /** How long to wait for a busy partition before giving up. @default 60_000 */
   readonly waitMs?: number;
+  /**
+   * Renew the lease this often while `work` runs, so a short `ttlMs` outlives a slow holder but
+   * not a dead one. Without it the lease is taken once, for `ttlMs`.
+   */
+  readonly renewMs?: number;
+  /** What the "busy" error tells whoever gave up waiting. @default that the delivery is retried */
+  readonly busyAdvice?: (held: HeldLease) => string;
+  /** Told when the lease is taken from another holder that left it (expired, or `takeOver`). */
+  readonly onTakeOver?: (held: HeldLease) => void;
+}
+
+/** Who holds a lease, and until when at the latest. */
+export interface HeldLease {
+  readonly key: string;
+  readonly holder: string;
+  readonly expires_at: string;
 }
 
 interface LeaseRecord {
@@ -33,26 +49,28 @@ export function leaseKey(layout: GateLayout, address: DropAddress): string {
 
 /** Runs `work` holding the partition's lease; the lease is released however `work` ends. */
 export async function withPartitionLease<T>(store: ObjectStore, key: string, settings: LeaseSettings, now: () => number, work: () => Promise<T>): Promise<T> {
-  const etag = await acquire(store, key, settings, now);
+  const token = Math.random().toString(36).slice(2, 12);
+  const held = { etag: await acquire(store, key, settings, now, token) };
+  const renewal = settings.renewMs === undefined ? undefined : renewEvery(settings.renewMs, () => renew(store, key, settings, now, token, held));
   try {
     return await work();
   } finally {
-    await store.delete(key, { ifMatch: etag }).catch((error: unknown) => {
+    await renewal?.stop();
+    await store.delete(key, { ifMatch: held.etag }).catch((error: unknown) => {
       if (!isConflict(error)) throw error; // lost to a taker: the lease is theirs now
     });
   }
 }
 
-async function acquire(store: ObjectStore, key: string, settings: LeaseSettings, now: () => number): Promise<string> {
-  const token = Math.random().toString(36).slice(2, 12);
+async function acquire(store: ObjectStore, key: string, settings: LeaseSettings, now: () => number, token: string): Promise<string> {
   const waitMs = settings.waitMs ?? 60_000;
   let waited = 0;
   for (let attempt = 0; ; attempt++) {
     const at = now();
-    const record: LeaseRecord = { holder: settings.holder, token, expires_at: new Date(at + settings.ttlMs).toISOString() };
+    const record = leaseRecord(settings, token, at);
     const taken = await tryTake(store, key, record, settings, at);
     if (typeof taken === 'string') return taken;
-    if (waited >= waitMs) throw busy(key, taken);
+    if (waited >= waitMs) throw busy(key, taken, settings);
     const pause = POLL_MS[Math.min(attempt, POLL_MS.length - 1)]!;
     await sleep(pause);
     waited += pause;
@@ -74,11 +92,25 @@ async function tryTake(store: ObjectStore, key: string, record: LeaseRecord, set
   const expired = Date.parse(held.record.expires_at) <= at;
   if (!expired && !settings.takeOver?.(held.record.holder)) return held.record;
   try {
-    return (await store.put(key, body, { ...options, ifMatch: held.etag })).etag;
+    const { etag } = await store.put(key, body, { ...options, ifMatch: held.etag });
+    settings.onTakeOver?.({ key, holder: held.record.holder, expires_at: held.record.expires_at });
+    return etag;
   } catch (error) {
     if (isConflict(error)) return held.record;
     throw error;
   }
+}
+
+/**
+ * Removes a lease whose holder died and left it expired, when nothing is left to do under it (an
+ * owner's command found its work done): a lease in the listing should mean someone is at work.
+ */
+export async function clearDeadLease(store: ObjectStore, key: string, now: number): Promise<void> {
+  const held = await readLease(store, key);
+  if (!held || Date.parse(held.record.expires_at) > now) return;
+  await store.delete(key, { ifMatch: held.etag }).catch((error: unknown) => {
+    if (!isConflict(error)) throw error; // taken meanwhile: it is live again
+  });
 }
 
 async function readLease(store: ObjectStore, key: string): Promise<{ record: LeaseRecord; etag: string } | undefined> {
@@ -97,8 +129,42 @@ function isConflict(error: unknown): boolean {
   return error instanceof GateError && error.code === 'precondition_failed';
 }
 
-function busy(key: string, held: LeaseRecord): GateError {
-  return new GateError('partition_busy', `${key}: another handler (${held.holder}) is handling a drop of this partition until ${held.expires_at} at the latest; this delivery is retried`, {
+function leaseRecord(settings: LeaseSettings, token: string, at: number): LeaseRecord {
+  return { holder: settings.holder, token, expires_at: new Date(at + settings.ttlMs).toISOString() };
+}
+
+/**
+ * Moves our lease's expiry on, pinned to the version we wrote last. A lease that is no longer
+ * ours (taken over: we looked dead) stays theirs; a failed renewal is tried again next time.
+ */
+async function renew(store: ObjectStore, key: string, settings: LeaseSettings, now: () => number, token: string, held: { etag: string }): Promise<void> {
+  const body = `${JSON.stringify(leaseRecord(settings, token, now()))}\n`;
+  try {
+    held.etag = (await store.put(key, body, { contentType: 'application/json', ifMatch: held.etag })).etag;
+  } catch {
+    // lost to a taker, or storage failing: either way the work goes on and the release below tells
+  }
+}
+
+/** Runs `tick` every `ms`, one at a time; `stop` waits for a tick under way, so no renewal lands after the release. */
+function renewEvery(ms: number, tick: () => Promise<void>): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(tick);
+  }, ms);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+function busy(key: string, held: LeaseRecord, settings: LeaseSettings): GateError {
+  const lease = { key, holder: held.holder, expires_at: held.expires_at };
+  const advice = settings.busyAdvice?.(lease) ?? 'this delivery is retried';
+  return new GateError('partition_busy', `${key}: another handler (${held.holder}) is handling a drop of this partition until ${held.expires_at} at the latest; ${advice}`, {
     context: { key, holder: held.holder },
   });
 }

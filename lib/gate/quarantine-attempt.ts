@@ -100,6 +100,34 @@ function checkAgainstReport(where: string, report: GateReport, files: readonly S
   }
 }
 
+/**
+ * Why the folder's data files may not be the bytes the gate judged, or undefined. The report
+ * records the ETag of every copy the gate made into the folder; a file whose ETag differs was
+ * replaced since, and is refused. A report from before those ETags were recorded: with `legacy:
+ * 'staged'` (release) a file must still have the ETag of the staged version the gate judged,
+ * which the copy of a single-part upload keeps, or it cannot be told from a replacement; with
+ * `legacy: 'size'` (redrive, whose bytes the gate judges again) the size check above is all.
+ */
+export function unjudgedFiles(location: string, attempt: QuarantinedAttempt, legacy: 'staged' | 'size'): string | undefined {
+  const { report } = attempt;
+  const recorded = report.quarantined ? new Map(report.quarantined.map((f) => [f.key, f.etag])) : undefined;
+  const staged = new Map(report.source.files.map((f) => [relativeToPartition(f.key, attempt.address), f.etag]));
+  const problems: string[] = [];
+  for (const file of attempt.files) {
+    const judged = recorded ? recorded.get(file.key) : legacy === 'staged' ? staged.get(file.relative) : undefined;
+    if (judged === undefined && recorded) problems.push(`${location}/${file.key} has no ETag in the report`);
+    else if (judged !== undefined && judged !== file.etag) {
+      const whose = recorded ? 'the report recorded for the copy the gate quarantined' : 'the staged file the gate judged had (the report predates the ETags of quarantine copies)';
+      problems.push(`${location}/${file.key} has ETag ${file.etag}, not ${judged}, which ${whose}`);
+    }
+  }
+  if (problems.length === 0) return undefined;
+  const advice = recorded
+    ? 'the file was replaced since it was quarantined: restore the version the gate quarantined (the bucket keeps earlier versions), or have the producer drop the batch again'
+    : 'a replacement cannot be told from a copy of a multipart upload here: redrive the attempt instead, so the gate judges the bytes there now';
+  return `${problems.slice(0, 5).join('; ')}: these are not the bytes the gate judged; ${advice}`;
+}
+
 /** A staged key's path below its partition, whatever the staging prefix of the gate that judged it. */
 function relativeToPartition(key: string, address: DropAddress): string {
   const path = datasetPath(address);

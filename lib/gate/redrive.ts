@@ -3,9 +3,9 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { appendAudit, readLatest } from './audit-chain.js';
 import type { AuditEntry, AuditRecord, StoredAudit } from './audit-record.js';
 import { markerKey, type GateLayout } from './gate-layout.js';
-import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
+import { clearDeadLease, leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
 import { publishedSince } from './published-since.js';
-import { readQuarantinedAttempt, type AttemptRef, type QuarantinedAttempt } from './quarantine-attempt.js';
+import { readQuarantinedAttempt, unjudgedFiles, type AttemptRef, type QuarantinedAttempt } from './quarantine-attempt.js';
 import { copiesInStaging, copyBack, plannedCopies, stagingInTheWay, takeBack, type PlannedCopy } from './redrive-copies.js';
 import { redriveMarker, type RedriveMarker } from './redrive-marker.js';
 
@@ -50,7 +50,10 @@ export async function redriveAttempt(deps: OwnerActionDeps, ref: AttemptRef, act
     stored?.record.state === 'done' ? { status: 'already_redriven', audit: stored.record, auditKey: stored.key, resumed: false } : undefined;
   // A no-op needs no lease: the gate may hold it for a while, judging the redriven drop.
   const before = already(await readLatest(deps.store, deps.layout, ref, 'redrive'));
-  if (before) return before;
+  if (before) {
+    await clearDeadLease(deps.store, leaseKey(deps.layout, ref.address), deps.clock()); // a run killed just after finishing left it
+    return before;
+  }
   if (attempt.files.length === 0) return { status: 'refused', reason: `${deps.store.location}/${ref.prefix} holds no data files: there is nothing to judge again` };
   const marker = await redriveMarker(deps.store, attempt);
   if ('refused' in marker) return { status: 'refused', reason: marker.refused };
@@ -67,16 +70,28 @@ export async function redriveAttempt(deps: OwnerActionDeps, ref: AttemptRef, act
   });
 }
 
-/** Five minutes: an owner's command is short, and one killed mid-run blocks its partition until then. */
-export function ownerLease(action: string): LeaseSettings {
-  return { holder: `${action}-${Math.random().toString(36).slice(2, 10)}`, ttlMs: 5 * 60_000 };
+/**
+ * An owner's command is short, but may copy large files: its lease lasts 30 s and is renewed every
+ * 10 s while it runs, so a run that was killed blocks its partition for 30 s at most, and the next
+ * run (waiting up to a minute) takes it over. Nothing retries a command: "busy" says what to do.
+ */
+export function ownerLease(action: string, tell?: (line: string) => void): LeaseSettings {
+  return {
+    holder: `${action}-${Math.random().toString(36).slice(2, 10)}`,
+    ttlMs: OWNER_LEASE_MS,
+    renewMs: OWNER_LEASE_MS / 3,
+    busyAdvice: () => `nothing was done by this ${action}: run it again once that is over (it is safe to run again)`,
+    onTakeOver: (held) => tell?.(`${action}: took over ${held.key} from ${held.holder}, which stopped renewing it (it expired at ${held.expires_at}): a run that died; what it left undone is finished now`),
+  };
 }
+
+export const OWNER_LEASE_MS = 30_000;
 
 /** Checks, records the intent, copies: a refusal on a re-run takes back what the interrupted run copied. */
 async function startAndCopy(run: Redrive, actor: Actor, stored: StoredAudit | undefined): Promise<StoredAudit | { reason: string }> {
   const { store, layout } = run.deps;
   const mine = stored?.record.state === 'copying' ? run.copies : [];
-  const refusal = (await publishedSince(store, layout, run.attempt)) ?? (await stagingInTheWay(store, layout, run.attempt, mine));
+  const refusal = (await publishedSince(store, layout, run.attempt)) ?? unjudgedFiles(store.location, run.attempt, 'size') ?? (await stagingInTheWay(store, layout, run.attempt, mine));
   if (refusal) return withdraw(run, stored, refusal);
   const started = stored?.record.state === 'copying' ? stored : await record(run, intent(run, actor), stored);
   if (started.record.state !== 'copying') return started;

@@ -22,9 +22,12 @@ export function rejectedRowsKey(layout: GateLayout, decision: Decision & { withh
  */
 export async function keepOriginals(store: ObjectStore, layout: GateLayout, decision: Decision & { withheld: Withheld }): Promise<ChangedFile[]> {
   const prefix = quarantinePrefix(layout, decision.address, decision.attempt);
+  const copies = [];
   for (const file of decision.files) {
-    const copied = await copyPinned(store, file, `${prefix}${file.relative}`, decision.decided_at);
+    const key = `${prefix}${file.relative}`;
+    const copied = await copyPinned(store, file, key, decision.decided_at);
     if ('changed' in copied) return [copied.changed];
+    copies.push({ key, size: file.size, etag: copied.etag });
   }
   const rejected = await pinned(store, decision.files, async (sources) => {
     const inputs = decision.withheld.files.map((w) => ({ file: { path: stagedKey(decision, w.relative), rows: w.rows, reasons: w.reasons }, source: sources.get(w.relative)! }));
@@ -33,7 +36,7 @@ export async function keepOriginals(store: ObjectStore, layout: GateLayout, deci
   });
   if ('changed' in rejected) return rejected.changed;
   await keepMarker(store, decision, `${prefix}${layout.marker}`);
-  const report = quarantinedReport(decision, layout);
+  const report = quarantinedReport(decision, layout, copies);
   await writeReportPage(store, `${prefix}${layout.reportPage}`, report);
   await createOnce(store, `${prefix}${layout.report}`, `${JSON.stringify(report, null, 2)}\n`, decision.attempt);
   return [];

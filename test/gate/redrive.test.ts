@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLatest } from '../../lib/gate/audit-chain.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
+import { readWhole } from '../../lib/storage/object-store.js';
 import { redriveAttempt } from '../../lib/gate/redrive.js';
 import { crashingStore, Crash } from '../fixtures/crashing-store.js';
 import { expectNothingLost } from '../fixtures/no-loss.js';
@@ -75,6 +76,22 @@ describe('redrive: a quarantined attempt judged again by the current contract', 
     const result = await redriveAttempt(deps(), ref, OWNER);
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringMatching(/published since: .*_SUCCESS is from attempt .* \(a newer drop\), later than/) });
     expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-01/')).toEqual([]);
+  });
+});
+
+describe('redrive copies only the versions the gate quarantined', () => {
+  it('refuses a same-size replacement of a quarantined file, naming it and both ETags, and copies nothing into staging', async () => {
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-16');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-16');
+    const key = `${ref.prefix}part-0001.parquet`;
+    const judged = (await lake.gate.store.head(key))!.etag;
+    const bytes = Uint8Array.from((await readWhole(lake.gate.store, key))!);
+    bytes[bytes.length >> 1]! ^= 0xff;
+    const { etag: now } = await lake.gate.store.put(key, bytes);
+    const result = await redriveAttempt(deps(), ref, OWNER);
+    expect(result).toEqual({ status: 'refused', reason: expect.stringContaining(`s3://lake/${key} has ETag ${now}, not ${judged}, which the report recorded for the copy the gate quarantined`) });
+    expect(await keys(lake.gate.store, 'staging/orders/v1/dt=2026-12-16/')).toEqual([]);
+    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-16/')).toEqual([]);
   });
 });
 

@@ -3,7 +3,8 @@ import { readLatest } from '../../lib/gate/audit-chain.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { releaseAttempt } from '../../lib/gate/release.js';
 import type { LeaseSettings } from '../../lib/gate/partition-lease.js';
-import type { ObjectStore } from '../../lib/storage/object-store.js';
+import type { GateReport } from '../../lib/gate/gate-report.js';
+import { readWhole, type ObjectStore } from '../../lib/storage/object-store.js';
 import { crashingStore, Crash } from '../fixtures/crashing-store.js';
 import { expectNothingLost } from '../fixtures/no-loss.js';
 import { dropAndSettle, keys, lakeNotifier, notices, onlyAttempt, readJson, startOwnerLake, type OwnerLake } from './owner-action-fixture.js';
@@ -114,5 +115,67 @@ describe('a release killed before any storage call', () => {
     }
     // The lease, the decision, two copies, _SUCCESS, the notice claim, its "sent", the completion, the audit record.
     expect(crashAt).toBeGreaterThan(9);
+  });
+});
+
+/** Puts bytes of the same size, one of them changed, in place of a quarantined file: what the outside review did. */
+async function replaceSameSize(store: ObjectStore, key: string): Promise<{ judged: string; now: string }> {
+  const judged = await store.head(key);
+  const bytes = Uint8Array.from((await readWhole(store, key))!);
+  bytes[bytes.length >> 1]! ^= 0xff;
+  const { etag } = await store.put(key, bytes);
+  expect((await store.head(key))?.size).toBe(judged?.size);
+  return { judged: judged!.etag, now: etag };
+}
+
+/** A `_REPORT.json` as the gate wrote it before it recorded the ETags of the quarantine copies. */
+async function withoutCopyEtags(store: ObjectStore, key: string): Promise<void> {
+  const { quarantined: _dropped, ...older } = await readJson<GateReport>(store, key);
+  await store.put(key, `${JSON.stringify(older, null, 2)}\n`);
+}
+
+describe('release publishes only the versions the gate quarantined', () => {
+  it('finds the ETag of every copy in the quarantine folder recorded in its _REPORT.json', async () => {
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-13');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-13');
+    const report = await readJson<GateReport>(lake.gate.store, `${ref.prefix}_REPORT.json`);
+    const here = await Promise.all(['part-0000.parquet', 'part-0001.parquet'].map(async (n) => {
+      const info = await lake.gate.store.head(`${ref.prefix}${n}`);
+      return { key: `${ref.prefix}${n}`, size: info?.size, etag: info?.etag };
+    }));
+    expect(report.quarantined).toEqual(here);
+  });
+
+  it('refuses a same-size replacement of a quarantined file, naming it and both ETags, and publishes nothing', async () => {
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-13');
+    const key = `${ref.prefix}part-0000.parquet`;
+    const { judged, now } = await replaceSameSize(lake.gate.store, key);
+    const result = await releaseAttempt(deps(), ref, OWNER);
+    expect(result).toEqual({ status: 'refused', reason: expect.stringContaining(`s3://lake/${key} has ETag ${now}, not ${judged}, which the report recorded for the copy the gate quarantined`) });
+    expect(result).toEqual({ status: 'refused', reason: expect.stringContaining('restore the version the gate quarantined') });
+    expect(await keys(lake.gate.store, 'published/orders/v1/dt=2026-12-13/')).toEqual([]);
+    expect(await keys(lake.gate.store, '_gate/decisions/orders/v1/dt=2026-12-13/release-')).toEqual([]);
+    expect(await keys(lake.gate.store, '_gate/audit/orders/v1/dt=2026-12-13/')).toEqual([]);
+    expect(await keys(lake.gate.store, '_gate/leases/orders/v1/dt=2026-12-13/')).toEqual([]);
+    expect(notices(lake, 'dt=2026-12-13').map((n) => n.attributes.outcome)).toEqual(['quarantined']);
+  });
+
+  it('with a report older than those ETags, releases files that keep the staged ETags the gate judged', async () => {
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-14');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-14');
+    await withoutCopyEtags(lake.gate.store, `${ref.prefix}_REPORT.json`);
+    expect(await releaseAttempt(deps(), ref, OWNER)).toMatchObject({ status: 'released' });
+  });
+
+  it('with a report older than those ETags, refuses a replaced file and says to redrive the attempt instead', async () => {
+    await dropAndSettle(lake, 'bad', 'dt=2026-12-15');
+    const ref = await onlyAttempt(lake.gate.store, 'dt=2026-12-15');
+    await withoutCopyEtags(lake.gate.store, `${ref.prefix}_REPORT.json`);
+    const key = `${ref.prefix}part-0001.parquet`;
+    const { judged, now } = await replaceSameSize(lake.gate.store, key);
+    const result = await releaseAttempt(deps(), ref, OWNER);
+    expect(result).toEqual({ status: 'refused', reason: expect.stringContaining(`s3://lake/${key} has ETag ${now}, not ${judged}, which the staged file the gate judged had`) });
+    expect(result).toEqual({ status: 'refused', reason: expect.stringContaining('redrive the attempt instead') });
+    expect(await keys(lake.gate.store, 'published/orders/v1/dt=2026-12-15/')).toEqual([]);
   });
 });
