@@ -70,14 +70,15 @@ export class JsonLinesBatchBuilder implements LineSink {
   /** Hands the object's members to their readers; a line that gives a key twice is unreadable. */
   private takeMembers(b: Buffer, start: number, lineNumber: number, ascii: boolean): void {
     const { object, takenOn, memberOf } = this;
+    const duplicate = this.keys.duplicate(b, object, ascii, start);
+    if (duplicate) return this.addUnreadable(lineNumber, duplicateKeyReason(duplicate));
     for (let m = 0; m < object.count; m++) {
       const slot = this.keys.slotOf(b, object, m, ascii);
       if (slot < 0) continue;
       takenOn[slot] = lineNumber;
       memberOf[slot] = m;
     }
-    const duplicate = this.keys.duplicate(b, object, ascii, start);
-    if (duplicate) return this.addUnreadable(lineNumber, duplicateKeyReason(duplicate));
+    this.keys.markDistinct(object, ascii);
     for (let slot = 0; slot < this.readers.length; slot++) {
       const reader = this.readers[slot]!;
       if (takenOn[slot] !== lineNumber) reader.byRules(undefined);

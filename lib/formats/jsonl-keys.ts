@@ -48,8 +48,9 @@ export class JsonKeys {
   }
 
   /**
-   * A key the line's object gives twice, after slotOf has seen each member. Lines that match the
-   * hints of a line found without one are passed by a look at their members' kinds.
+   * A key the line's object gives twice, before slotOf sees its members (an unreadable line's
+   * keys are not the file's). Lines that match hints known to be different keys are passed by a
+   * look at their members' kinds (see markDistinct).
    */
   duplicate(b: Buffer, object: FlatObject, ascii: boolean, lineStart: number): DuplicateKey | undefined {
     const n = object.count;
@@ -61,11 +62,18 @@ export class JsonKeys {
       if (keys.has(key)) return { key, column: b.toString('utf8', lineStart, object.keyStarts[m]!).length + 1 };
       keys.add(key);
     }
-    // slotOf has just made every hint this line's key, unless a key was escaped or the line not ASCII.
+    return undefined;
+  }
+
+  /**
+   * After slotOf has seen the members of a line without a key twice: its hints are now this
+   * line's keys, unless a key was escaped or the line is not ASCII, and so all different.
+   */
+  markDistinct(object: FlatObject, ascii: boolean): void {
+    const n = object.count;
     let set = 0;
     while (set < n && this.hints[set] !== undefined && object.keyKinds[set] !== ESCAPED_STRING) set++;
-    if (ascii && set === n) this.distinct = n;
-    return undefined;
+    if (ascii && set === n) this.distinct = Math.max(this.distinct, n);
   }
 
   /** A key of a line JSON.parse read. */
