@@ -1,25 +1,48 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, type ZlibOptions } from 'node:zlib';
 import type { CompressionCodec } from 'hyparquet';
-import { compressors, decompressGzip, decompressLz4, decompressLz4Raw, decompressZstd } from 'hyparquet-compressors';
+import { compressors, decompressZstd } from 'hyparquet-compressors';
 import { snappyUncompress } from 'hyparquet/src/snappy.js';
+import { inflatedMore, inflatedSize } from './inflated-size.js';
+import { decodeLz4, decodeLz4Raw } from './lz4-block.js';
 import { UnreadableError } from './table-file.js';
+import { zstdBlockSizes } from './zstd-blocks.js';
 
 export type Decode = (input: Uint8Array, outputLength: number) => Uint8Array;
 
 /**
- * A decoder per codec whose output can never exceed the declared length: each writes into (or
- * stops at) a buffer of that length. Where the stream itself states its length (Snappy, a
- * Zstandard frame) the two must agree, so a forged page size fails before anything is sized by it.
+ * A decoder per codec whose output is exactly the declared length or an error: each stops as soon
+ * as its output would pass that length (an InflatedSizeError, see inflated-size.ts), and refuses
+ * a page that makes fewer bytes. Where the stream itself states its length (Snappy, a Zstandard
+ * frame) the two must agree, so a forged page size fails before anything is sized by it.
  */
 export const DECODERS: Partial<Record<CompressionCodec, Decode>> = {
   SNAPPY: snappy,
-  GZIP: decompressGzip,
-  // hyparquet-compressors' Brotli grows its output past the declared size; zlib's stops at it.
-  BROTLI: (input, length) => brotliDecompressSync(input, { maxOutputLength: Math.max(1, length) }),
+  // zlib's own inflaters, which stop at maxOutputLength; hyparquet-compressors' write on into nothing.
+  GZIP: (input, length) => zlibExact(input, length, input[0] === 0x1f && input[1] === 0x8b ? gunzipSync : inflateRawSync),
+  BROTLI: (input, length) => zlibExact(input, length, brotliDecompressSync),
   ZSTD: zstd,
-  LZ4: decompressLz4,
-  LZ4_RAW: decompressLz4Raw,
+  LZ4: decodeLz4,
+  LZ4_RAW: decodeLz4Raw,
 };
+
+type ZlibSync = (input: Uint8Array, options: ZlibOptions) => Buffer;
+
+/**
+ * A zlib inflater held to the declared length: it throws ERR_BUFFER_TOO_LARGE a chunk past it.
+ * One chunk of the declared length and a byte holds a page whole (zlib would join 16 KiB chunks
+ * into a second copy), and a page that would go on fills it and stops.
+ */
+function zlibExact(input: Uint8Array, length: number, inflate: ZlibSync): Uint8Array {
+  let output: Buffer;
+  try {
+    output = inflate(input, { maxOutputLength: Math.max(1, length), chunkSize: Math.max(constants.Z_MIN_CHUNK, length + 1) });
+  } catch (error) {
+    if (error instanceof Error && (error as Error & { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw inflatedMore(length);
+    throw error;
+  }
+  inflatedSize(length, output.length);
+  return output;
+}
 
 /**
  * The WebAssembly Snappy decoder's memory grows to its largest input and output and never shrinks:
@@ -51,24 +74,15 @@ class ZstdOutput extends Uint8Array {
   }
 }
 
-/** Without an output buffer fzstd allocates what the frame header claims, up to 2 GiB. */
+/**
+ * Without an output buffer fzstd allocates what the frame header claims, up to 2 GiB; with one it
+ * writes on past its end into nothing. So the block headers are walked first (zstd-blocks.ts):
+ * stored and RLE blocks say what they make, compressed ones at most 128 KiB, and a page whose
+ * blocks must make more, or cannot make enough, is refused before anything is inflated.
+ */
 function zstd(input: Uint8Array, outputLength: number): Uint8Array {
-  const declared = zstdContentSize(input);
-  if (declared !== undefined && declared !== outputLength) {
-    throw new UnreadableError(`Zstandard data declares ${declared} bytes but its page header says ${outputLength}`);
-  }
+  const sizes = zstdBlockSizes(input, outputLength);
+  if (sizes.exact > outputLength) throw inflatedMore(outputLength);
+  if (sizes.exact + sizes.compressedMost < outputLength) inflatedSize(outputLength, sizes.exact + sizes.compressedMost);
   return decompressZstd(input, new ZstdOutput(outputLength));
-}
-
-/** The content size a Zstandard frame header states, if it states one (RFC 8878, 3.1.1.1). */
-function zstdContentSize(input: Uint8Array): number | undefined {
-  if (input.length < 6 || input[0] !== 0x28 || input[1] !== 0xb5 || input[2] !== 0x2f || input[3] !== 0xfd) return undefined;
-  const flags = input[4]!;
-  const single = (flags >> 5) & 1;
-  const sizeBytes = flags >> 6 ? 1 << (flags >> 6) : single;
-  if (!sizeBytes) return undefined;
-  const at = 5 + (single ? 0 : 1) + [0, 1, 2, 4][flags & 3]!;
-  let size = 0;
-  for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + (input[at + i] ?? 0);
-  return sizeBytes === 2 ? size + 256 : size;
 }

@@ -7,9 +7,10 @@ import { columnDecoder } from './column-decoder.js';
 import { hashValue } from '../checks/key-hash.js';
 import { slicedPage, type PageDictionary, type SlicedPage } from './sliced-page.js';
 import { guardedCompressors } from './guarded-codecs.js';
-import { checkPageAt, checkStreamedHeaderAt, type DeferredCheck, type PageContext } from './page-checks.js';
+import { checkPageAt, checkStreamedHeaderAt, pageLabel, type DeferredCheck, type PageContext } from './page-checks.js';
 import { streamable, streamedPage } from './streamed-page.js';
 import { UnreadableError } from './table-file.js';
+import type { PageBudget } from './page-budget.js';
 
 /** A page header and its bytes stay under this before the window grows past it; most are far smaller. */
 const HEADER_BYTES = 64 * 1024;
@@ -28,6 +29,8 @@ export interface ColumnReading {
 export interface PageFetching {
   readonly windowBytes: number;
   readonly streamBytes: number;
+  /** What the row group's columns may hold decoded at once; unset, no limit but the page limit. */
+  readonly budget?: PageBudget;
 }
 
 /**
@@ -38,22 +41,30 @@ export interface PageFetching {
  * Each page is checked (see page-checks.ts) before it is decoded; a dictionary page is decoded
  * once and kept.
  */
-export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, wanted: ColumnReading = {}): AsyncGenerator<SlicedPage> {
+export async function* columnPages(source: ByteSource, metadata: FileMetaData, meta: ColumnMetaData, groupRows: number, fetching: PageFetching, wanted: ColumnReading = {}, group?: number): AsyncGenerator<SlicedPage> {
   const name = meta.path_in_schema.join('.');
   const { hashed = false, presence = false } = wanted;
   const decoder = columnDecoder(metadata, meta, {}, { rawText: wanted.rawText ?? false });
   if (!decoder) throw new UnreadableError(`column "${name}" is not in the file's schema`);
   // A flat column's delta pages are read by delta-value-runs.ts (see sliced-page.ts).
-  const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows, wideDeltas: decoder.schemaPath.length === 2 };
+  const context: PageContext = { name, meta, defined: decoder.element.repetition_type !== 'REQUIRED', groupRows, wideDeltas: decoder.schemaPath.length === 2, group };
   // `||` as hyparquet does: some writers put 0 in dictionary_page_offset for "none".
   const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
   const window = new ChunkWindow(source, start, start + Number(meta.total_compressed_size), fetching.windowBytes);
-  const state: PageState = { rows: 0, dictionary: undefined, hashed, presence, streamBytes: fetching.streamBytes, windowBytes: fetching.windowBytes };
-  while (state.rows < groupRows && window.remaining() > 1) {
-    const page = await nextPage(window, start, context, decoder, state);
-    if (page) yield page;
+  const state: PageState = { rows: 0, dictionary: undefined, hashed, presence, streamBytes: fetching.streamBytes, windowBytes: fetching.windowBytes, budget: fetching.budget };
+  try {
+    while (state.rows < groupRows && window.remaining() > 1) {
+      const page = await nextPage(window, start, context, decoder, state);
+      if (page) yield page;
+    }
+  } finally {
+    fetching.budget?.release(dataHolder(name));
+    fetching.budget?.release(dictionaryHolder(name));
   }
 }
+
+const dataHolder = (name: string) => `column "${name}"`;
+const dictionaryHolder = (name: string) => `column "${name}"'s dictionary`;
 
 interface PageState {
   rows: number;
@@ -63,6 +74,7 @@ interface PageState {
   readonly presence: boolean;
   readonly streamBytes: number;
   readonly windowBytes: number;
+  readonly budget: PageBudget | undefined;
 }
 
 /**
@@ -75,13 +87,17 @@ async function nextPage(window: ChunkWindow, start: number, context: PageContext
   const size = window.dataSize(context.name, at, header);
   if (size > state.streamBytes && streamable(header, decoder, state.hashed)) {
     state.rows += checkStreamedHeaderAt(context, at, header);
+    // The page before is done with; this one holds only its window.
+    state.budget?.hold(dataHolder(context.name), 0);
     const input = { source: window.source, start: window.skip(size), size, pieceBytes: Math.min(STREAM_PIECE_BYTES, state.windowBytes) };
     return streamedPage(header, input, decoder, state.dictionary, state.hashed);
   }
   const data = await window.data(size);
   const deferred: DeferredCheck[] = [];
   state.rows += checkPageAt(context, at, header, data, deferred);
-  const decoding = { ...decoder, compressors: guardedCompressors(deferred) };
+  // Held before it is decompressed: the page before it in this column is done with.
+  state.budget?.hold(header.type === 'DICTIONARY_PAGE' ? dictionaryHolder(context.name) : dataHolder(context.name), header.uncompressed_page_size);
+  const decoding = { ...decoder, compressors: guardedCompressors(deferred, pageLabel(context, at)) };
   if (header.type === 'DICTIONARY_PAGE') state.dictionary = readDictionaryPage(header, data, decoding);
   else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') return slicedPage(header, data, decoding, state.dictionary, state.hashed, state.presence);
   return undefined;

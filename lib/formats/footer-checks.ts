@@ -5,19 +5,24 @@ import { UnreadableError } from './table-file.js';
 /**
  * Sanity of a parsed footer, before anything is read by it: the schema forms a tree of bounded
  * depth, row counts are whole and under the per-group cap, and every column chunk lies inside the
- * file's data. hyparquet trusts all of these and allocates or loops by them. (The file's own
- * num_rows is not held to the groups' sum: valid writers have left it 0.)
+ * file's data. hyparquet trusts all of these and allocates or loops by them. The file's own
+ * num_rows must be the groups' sum, as DuckDB and arrow hold it: readers size by either.
  */
 export function checkFooter(metadata: FileMetaData, dataEnd: number): void {
   checkSchema(metadata.schema);
+  let rows = 0;
   metadata.row_groups.forEach((group, index) => {
     const groupRows = Number(group.num_rows);
     if (!Number.isSafeInteger(groupRows) || groupRows < 0 || groupRows > MAX_GROUP_ROWS) {
       throw invalid(`row group ${index} declares ${group.num_rows} rows; a row group may hold 0 to ${MAX_GROUP_ROWS.toLocaleString('en-US')} (64 Mi) rows`);
     }
+    rows += groupRows;
     // hyparquet never reads an empty group's chunks, so neither do their offsets matter.
     if (groupRows > 0) (group.columns ?? []).forEach((chunk) => checkChunk(chunk, index, dataEnd));
   });
+  if (String(metadata.num_rows) !== String(rows)) {
+    throw invalid(`its num_rows says the file holds ${metadata.num_rows} rows, but its ${metadata.row_groups.length} row groups hold ${rows}; write the file again (a writer that lies here may lie elsewhere)`);
+  }
 }
 
 /**

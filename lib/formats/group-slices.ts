@@ -4,6 +4,7 @@ import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
+import { PageBudget } from './page-budget.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /**
@@ -35,6 +36,8 @@ export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'raw
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
   readonly streamPageBytes?: number;
+  /** Bytes of decoded pages the group's columns may hold at once (see page-budget.ts). */
+  readonly pageBudgetBytes?: number;
 }
 
 /** Batches of a row group's rows, in order, each covering every column asked for. */
@@ -74,7 +77,7 @@ export async function* groupRowsAt(source: ByteSource, info: ParquetFileInfo, gr
 
 function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupInfo, columns: readonly string[], wanted: WantedValues, reading: SliceReading): Map<string, PageQueue> {
   const windowBytes = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, Math.floor(WINDOW_BUDGET / Math.max(1, columns.length))));
-  const fetching = { windowBytes, streamBytes: reading.streamPageBytes ?? windowBytes };
+  const fetching = { windowBytes, streamBytes: reading.streamPageBytes ?? windowBytes, budget: new PageBudget(group.index, reading.pageBudgetBytes) };
   const queues = new Map<string, PageQueue>();
   for (const chunk of info.metadata.row_groups[group.index]?.columns ?? []) {
     // A forged footer can make meta_data any falsy value, not only undefined.
@@ -85,7 +88,7 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
     const rawText = wanted.rawText?.has(name) ?? false;
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText })));
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));

@@ -1,6 +1,7 @@
 import type { CompressionCodec, Compressors } from 'hyparquet';
 import { DECODERS, type Decode } from './codec-decoders.js';
 import type { DeferredCheck } from './page-checks.js';
+import { InflatedSizeError, inflatedMessage } from './inflated-size.js';
 import { EXPANSION_FLOOR_BYTES, formatBytes, MAX_EXPANSION, MAX_PAGE_BYTES } from './parquet-limits.js';
 import { UnreadableError } from './table-file.js';
 
@@ -9,9 +10,10 @@ import { UnreadableError } from './table-file.js';
  * in) behind one gate. The page's declared uncompressed size must be a whole number within the
  * page limit and within what the codec can expand its input to, checked before a byte is
  * allocated. Pages whose compressed bytes match a deferred check (from the chunk's page walk) get
- * their level, index and delta streams checked once decompressed.
+ * their level, index and delta streams checked once decompressed. A page that inflates to more or
+ * fewer bytes than it declares is refused, named by its check's `where` or else by `where` here.
  */
-export function guardedCompressors(deferred: readonly DeferredCheck[] = []): Compressors {
+export function guardedCompressors(deferred: readonly DeferredCheck[] = [], where?: string): Compressors {
   const byLength = new Map<number, DeferredCheck[]>();
   for (const item of deferred) {
     const same = byLength.get(item.compressed.length);
@@ -22,14 +24,24 @@ export function guardedCompressors(deferred: readonly DeferredCheck[] = []): Com
   for (const [codec, decode] of Object.entries(DECODERS) as [CompressionCodec, Decode][]) {
     guarded[codec] = (input, outputLength) => {
       checkDeclaredSize(codec, input.length, outputLength);
+      const checks = (byLength.get(input.length) ?? []).filter((item) => sameBytes(item.compressed, input));
       // An empty page (an all-null column's dictionary) is empty whatever the codec wrote for it:
       // LZ4 writes the one byte 00, which its decoder would read as a match with no offset.
-      const page = outputLength === 0 ? new Uint8Array(0) : decode(input, outputLength);
-      for (const item of byLength.get(input.length) ?? []) if (sameBytes(item.compressed, input)) item.check(page);
+      const page = outputLength === 0 ? new Uint8Array(0) : decodeNamed(codec, decode, input, outputLength, checks[0]?.where ?? where);
+      for (const item of checks) item.check(page);
       return page;
     };
   }
   return guarded;
+}
+
+function decodeNamed(codec: CompressionCodec, decode: Decode, input: Uint8Array, outputLength: number, where: string | undefined): Uint8Array {
+  try {
+    return decode(input, outputLength);
+  } catch (error) {
+    if (!(error instanceof InflatedSizeError)) throw error;
+    throw new UnreadableError(`${where ?? 'a page'}: ${inflatedMessage(`its ${codec}`, error.declared, error.actual)}`, { cause: error });
+  }
 }
 
 export function checkDeclaredSize(codec: CompressionCodec, compressed: number, declared: number): void {

@@ -1,5 +1,6 @@
 import { describeError } from '../errors.js';
 import { parseJsonLine } from './json-line.js';
+import { duplicateKeyReason, duplicateTopLevelKey } from './json-duplicate-keys.js';
 
 /** JSON.parse messages can quote the input; a reason should not carry megabytes of it. */
 const MAX_REASON_CHARS = 300;
@@ -17,7 +18,7 @@ export function isBlank(b: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
-/** The line's object as JSON.parse reads it (see json-line.ts), or why it is not one. */
+/** The line's object as JSON.parse reads it (see json-line.ts), or why it is not one (a key given twice among them). */
 export function parseObject(bytes: Uint8Array, lineNumber: number): JsonObject | string {
   let text: string;
   try {
@@ -31,7 +32,10 @@ export function parseObject(bytes: Uint8Array, lineNumber: number): JsonObject |
   } catch (error) {
     return clip(`invalid JSON: ${describeError(error)}`);
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as JsonObject;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const duplicate = duplicateTopLevelKey(text);
+    return duplicate ? duplicateKeyReason(duplicate) : (value as JsonObject);
+  }
   return `line ${lineNumber} is not a JSON object: found ${describeJson(value)}`;
 }
 

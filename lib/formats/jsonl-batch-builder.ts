@@ -1,6 +1,7 @@
 import { FlatObject } from './json-object-bytes.js';
 import { isBlank, parseObject } from './json-line-object.js';
 import { JsonKeys } from './jsonl-keys.js';
+import { duplicateKeyReason } from './json-duplicate-keys.js';
 import type { JsonFieldReader } from './jsonl-field-readers.js';
 import { ASCII, UNCHECKED, type LineSink, type TextKind } from './line-scanner.js';
 import type { ColumnBatch, UnparsedField, UnreadableRow } from './table-file.js';
@@ -37,7 +38,7 @@ export class JsonLinesBatchBuilder implements LineSink {
   line(lineNumber: number, b: Buffer, start: number, end: number, text: TextKind): void {
     if (isBlank(b, start, end)) return;
     if (text === UNCHECKED || !this.object.read(b, start, end, this.keys.hints)) this.parsed(b, start, end, lineNumber);
-    else this.takeMembers(b, lineNumber, text === ASCII);
+    else this.takeMembers(b, start, lineNumber, text === ASCII);
     this.rowAdded();
   }
 
@@ -66,16 +67,18 @@ export class JsonLinesBatchBuilder implements LineSink {
     return this.ready.splice(0);
   }
 
-  /** Hands the object's members to their readers. */
-  private takeMembers(b: Buffer, lineNumber: number, ascii: boolean): void {
+  /** Hands the object's members to their readers; a line that gives a key twice is unreadable. */
+  private takeMembers(b: Buffer, start: number, lineNumber: number, ascii: boolean): void {
     const { object, takenOn, memberOf } = this;
+    const duplicate = this.keys.duplicate(b, object, ascii, start);
+    if (duplicate) return this.addUnreadable(lineNumber, duplicateKeyReason(duplicate));
     for (let m = 0; m < object.count; m++) {
       const slot = this.keys.slotOf(b, object, m, ascii);
       if (slot < 0) continue;
-      // A key given twice has its last value, as JSON.parse has it.
       takenOn[slot] = lineNumber;
       memberOf[slot] = m;
     }
+    this.keys.markDistinct(object, ascii);
     for (let slot = 0; slot < this.readers.length; slot++) {
       const reader = this.readers[slot]!;
       if (takenOn[slot] !== lineNumber) reader.byRules(undefined);

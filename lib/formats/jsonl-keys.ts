@@ -1,4 +1,5 @@
 import { ESCAPED_STRING, HINTED_KEY, type FlatObject } from './json-object-bytes.js';
+import type { DuplicateKey } from './json-duplicate-keys.js';
 
 const COLON = 0x3a;
 
@@ -17,6 +18,9 @@ export class JsonKeys {
   private readonly cachedBatch: number[] = [];
   /** Per member position, the bytes `"key":` of the key last read there (FlatObject.read takes them). */
   readonly hints: (Uint8Array | undefined)[] = [];
+  /** Hints [0, distinct) are all set and all different keys: a line whose members all match them gives no key twice. */
+  private distinct = 0;
+  private readonly lineKeys = new Set<string>();
 
   constructor(private readonly slots: ReadonlyMap<string, number>) {}
 
@@ -29,7 +33,7 @@ export class JsonKeys {
     const start = object.keyStarts[m]! + 1;
     const end = object.keyEnds[m]! - 1;
     const escaped = object.keyKinds[m] === ESCAPED_STRING;
-    const key = escaped ? (JSON.parse(b.toString('utf8', start - 1, end + 1)) as string) : b.toString(ascii ? 'latin1' : 'utf8', start, end);
+    const key = keyText(b, object, m, ascii);
     const slot = this.slots.get(key) ?? -1;
     this.seen.add(key);
     if (ascii && !escaped) {
@@ -38,8 +42,38 @@ export class JsonKeys {
       this.cachedBatch[m] = this.batch;
       // The next line's key here is likely the same, its colon right after: `"key":`.
       this.hints[m] = b[end + 1] === COLON ? Uint8Array.from(b.subarray(start - 1, end + 2)) : undefined;
+      this.distinct = Math.min(this.distinct, m);
     }
     return slot;
+  }
+
+  /**
+   * A key the line's object gives twice, before slotOf sees its members (an unreadable line's
+   * keys are not the file's). Lines that match hints known to be different keys are passed by a
+   * look at their members' kinds (see markDistinct).
+   */
+  duplicate(b: Buffer, object: FlatObject, ascii: boolean, lineStart: number): DuplicateKey | undefined {
+    const n = object.count;
+    if (n <= this.distinct && allHinted(object, n)) return undefined;
+    const keys = this.lineKeys;
+    keys.clear();
+    for (let m = 0; m < n; m++) {
+      const key = object.keyKinds[m] === HINTED_KEY ? this.cached[m]! : keyText(b, object, m, ascii);
+      if (keys.has(key)) return { key, column: b.toString('utf8', lineStart, object.keyStarts[m]!).length + 1 };
+      keys.add(key);
+    }
+    return undefined;
+  }
+
+  /**
+   * After slotOf has seen the members of a line without a key twice: its hints are now this
+   * line's keys, unless a key was escaped or the line is not ASCII, and so all different.
+   */
+  markDistinct(object: FlatObject, ascii: boolean): void {
+    const n = object.count;
+    let set = 0;
+    while (set < n && this.hints[set] !== undefined && object.keyKinds[set] !== ESCAPED_STRING) set++;
+    if (ascii && set === n) this.distinct = Math.max(this.distinct, n);
   }
 
   /** A key of a line JSON.parse read. */
@@ -59,4 +93,16 @@ export class JsonKeys {
     this.seen.add(key);
     this.cachedBatch[m] = this.batch;
   }
+}
+
+/** Member `m`'s key as a string (not a hinted one). */
+function keyText(b: Buffer, object: FlatObject, m: number, ascii: boolean): string {
+  const start = object.keyStarts[m]! + 1;
+  const end = object.keyEnds[m]! - 1;
+  return object.keyKinds[m] === ESCAPED_STRING ? (JSON.parse(b.toString('utf8', start - 1, end + 1)) as string) : b.toString(ascii ? 'latin1' : 'utf8', start, end);
+}
+
+function allHinted(object: FlatObject, n: number): boolean {
+  for (let m = 0; m < n; m++) if (object.keyKinds[m] !== HINTED_KEY) return false;
+  return true;
 }

@@ -17,19 +17,28 @@ export interface PageContext {
   readonly groupRows: number;
   /** Its delta pages are read by delta-value-runs.ts, not hyparquet (see PageShape). */
   readonly wideDeltas?: boolean;
+  /** The row group's index, to name a page in an error. */
+  readonly group?: number;
 }
 
 export interface ChunkToCheck extends PageContext {
   readonly bytes: Uint8Array;
 }
 
-/** A compressed page's bytes, and the check to run on what they decompress to. */
+/** A compressed page's bytes, the check to run on what they decompress to, and where the page is (see pageLabel). */
 export interface DeferredCheck {
   readonly compressed: Uint8Array;
   readonly check: (page: Uint8Array) => void;
+  readonly where: string;
 }
 
-export function checkChunkPages(chunk: ChunkToCheck): DeferredCheck[] {
+/** A page as an error names it: its row group, column and where it starts in its chunk. */
+export function pageLabel(chunk: PageContext, start: number): string {
+  return `${chunk.group === undefined ? '' : `row group ${chunk.group}, `}column "${chunk.name}", page at byte ${start} of its chunk`;
+}
+
+/** Checks a chunk's pages (see above); `declared` gets what each page's header says it inflates to. */
+export function checkChunkPages(chunk: ChunkToCheck, declared: number[] = []): DeferredCheck[] {
   const deferred: DeferredCheck[] = [];
   const reader = { view: new DataView(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength), offset: 0 };
   for (let rows = 0; rows < chunk.groupRows && reader.offset < chunk.bytes.length - 1;) {
@@ -40,9 +49,10 @@ export function checkChunkPages(chunk: ChunkToCheck): DeferredCheck[] {
     try {
       // Without a size hyparquet's reader position becomes NaN and it re-reads byte 0 forever.
       const size = count(header.compressed_page_size, chunk.bytes.length - reader.offset, 'bytes of page data');
+      declared.push(Number.isInteger(header.uncompressed_page_size) ? Math.max(0, header.uncompressed_page_size) : 0);
       const data = chunk.bytes.subarray(reader.offset, reader.offset + size);
       reader.offset += size;
-      rows += checkPage(chunk, header, data, deferred);
+      rows += checkPage(chunk, header, data, deferred, pageLabel(chunk, start));
     } catch (error) {
       throw pageError(chunk, start, error);
     }
@@ -56,7 +66,7 @@ export function checkChunkPages(chunk: ChunkToCheck): DeferredCheck[] {
  */
 export function checkPageAt(chunk: PageContext, start: number, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
   try {
-    return checkPage(chunk, header, data, deferred);
+    return checkPage(chunk, header, data, deferred, pageLabel(chunk, start));
   } catch (error) {
     throw pageError(chunk, start, error);
   }
@@ -76,16 +86,16 @@ function readHeader(reader: { view: DataView; offset: number }): PageHeader | un
 }
 
 /** Checks one page; returns the rows hyparquet will count for it (it decodes num_values or throws). */
-function checkPage(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+function checkPage(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[], where: string): number {
   const compressed = chunk.meta.codec !== 'UNCOMPRESSED';
   if (header.type === 'DATA_PAGE' && header.data_page_header) {
     const values = count(header.data_page_header.num_values, chunk.groupRows, 'values');
     const shape = pageShape(chunk, 1, header.data_page_header.encoding, values, values);
-    if (compressed) deferred.push({ compressed: data, check: (page) => checkPageV1(page, shape) });
+    if (compressed) deferred.push({ compressed: data, check: (page) => checkPageV1(page, shape), where });
     else checkPageV1(data, shape);
     return values;
   }
-  if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) return checkPageV2(chunk, header, data, deferred);
+  if (header.type === 'DATA_PAGE_V2' && header.data_page_header_v2) return checkPageV2(chunk, header, data, deferred, where);
   if (header.type === 'DICTIONARY_PAGE' && header.dictionary_page_header) checkDictionaryPage(chunk, header);
   return 0;
 }
@@ -105,7 +115,7 @@ function checkDictionaryPage(chunk: PageContext, header: PageHeader): void {
   count(header.dictionary_page_header!.num_values, Math.floor(bytes / (PLAIN_VALUE_BYTES[chunk.meta.type] ?? 1)), 'dictionary values');
 }
 
-function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[]): number {
+function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, deferred: DeferredCheck[], where: string): number {
   const v2 = header.data_page_header_v2!;
   const { values, nulls, repetition, levels } = countsV2(chunk, header, data.length);
   const shape = pageShape(chunk, 2, v2.encoding, values, values - nulls);
@@ -114,7 +124,7 @@ function checkPageV2(chunk: PageContext, header: PageHeader, data: Uint8Array, d
   const stored = data.subarray(chunk.defined ? levels : repetition);
   const uncompressed = header.uncompressed_page_size - levels;
   if (chunk.meta.codec !== 'UNCOMPRESSED' && v2.is_compressed !== false && uncompressed > 0) {
-    deferred.push({ compressed: stored, check: (page) => checkValues(page, 0, shape) });
+    deferred.push({ compressed: stored, check: (page) => checkValues(page, 0, shape), where });
   } else checkValues(stored, 0, shape);
   // hyparquet counts a flat column's rows by the values a page decodes to: num_values, not num_rows.
   return values;

@@ -19,6 +19,8 @@ export interface ParquetReadOptions {
   readonly wholeGroupValues?: number;
   /** Snappy pages of a sliced group larger than this (compressed) are read from the file as they are decoded; unset, those larger than the page window. */
   readonly streamPageBytes?: number;
+  /** Bytes of decoded pages a row group's columns may hold at once (see page-budget.ts): 256 MiB unless told. */
+  readonly pageBudgetBytes?: number;
 }
 
 /**
@@ -26,8 +28,8 @@ export interface ParquetReadOptions {
  * is checked before it is trusted and every page before it is decoded (see parquet-limits.ts), so
  * a hostile file ends as an UnreadableError, not an exhausted process.
  */
-export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES, streamPageBytes }: ParquetReadOptions = {}): TableFile {
-  const reading = { streamPageBytes };
+export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_GROUP_VALUES, streamPageBytes, pageBudgetBytes }: ParquetReadOptions = {}): TableFile {
+  const reading = { streamPageBytes, pageBudgetBytes };
   let loaded: Promise<LoadedFile> | undefined;
   const load = () => (loaded ??= loadFile(source));
   return {
@@ -42,7 +44,7 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
         if (group.rowCount * chosen.length > wholeGroupValues || hasInt32Deltas(file.metadata, group.index, chosen)) yield* groupSlices(source, file, group, chosen, { hashOnly, presenceOnly, rawText, pick }, reading);
-        else yield await readGroup(source, file, chosen, group, hashOnly);
+        else yield await readGroup(source, file, chosen, group, hashOnly, pageBudgetBytes);
       }
     },
     async *readRows(columns, rows) {

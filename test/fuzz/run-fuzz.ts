@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeRecord, failures, pathName, runFuzz } from './fuzz-run.js';
 import { pathTable, reasonTable, summaryTable } from './fuzz-summary.js';
+import { PEAK_RSS_MB, runBombs } from '../hostile/bomb-run.js';
 
 /**
- * `npm run test:fuzz`: mutates valid Parquet files and reads each in a memory-limited worker.
- * Exits non-zero on any TIMEOUT, OOM or CRASH. Options: --files N, --seed S, --workers W,
+ * `npm run test:fuzz`: mutates valid Parquet files and reads each in a memory-limited worker, then
+ * validates the hostile corpus (memory bombs) each in a process of its own under a peak-RSS bound.
+ * Exits non-zero on any TIMEOUT, OOM or CRASH, or a bomb not refused within its bound. Options: --files N, --seed S, --workers W,
  * --save DIR (writes each failing file there, named by its index, kind and read path; replay-fuzz.ts
  * rebuilds one from the seed and its index instead).
  */
@@ -39,6 +41,12 @@ console.log(`\nseed ${seed}: ${report.records.length} files in ${report.seconds.
 console.log(summaryTable(report));
 console.log(`\n${pathTable(report)}`);
 console.log(`\n${reasonTable(report)}`);
+// The hostile corpus (test/hostile/parquet-bombs.ts): each file in a process of its own, its peak RSS bound.
+const bombs = await runBombs();
+console.log(`\nhostile corpus: ${bombs.length} files, each validated in its own process (peak RSS bound ${PEAK_RSS_MB} MB)`);
+for (const bomb of bombs) console.log(`  ${bomb.failure ? 'FAIL' : 'ok  '} ${String(bomb.maxRssMb).padStart(4)} MB  ${bomb.name}${bomb.failure ? `: ${bomb.failure}` : ''}`);
+if (bombs.some((bomb) => bomb.failure)) process.exitCode = 1;
+
 const failed = failures(report);
 if (values.save && failed.length) {
   mkdirSync(values.save, { recursive: true });

@@ -66,6 +66,15 @@ describe('hostile JSON Lines are reported as violations', () => {
     ]);
   });
 
+  it('reports an object giving a key twice as an unreadable row naming the key and where it comes again, read by bytes or by JSON.parse', async () => {
+    const lines = ['{"id":1,"kind":"a"}', '{"id":2,"kind":"b"}', '{"id":3,"kind":"c","id":4}', '{"id":5, "x":1, "x":2}', '{"kind":"d","id":6,"kind":"e","n":[1]}', '{"id":7,"kind":"f"}'];
+    const report = await validate(EVENTS('jsonl'), [memoryFile('e.jsonl', `${lines.join('\n')}\n`)]);
+    expect(counts(report)).toEqual({ unreadable: 3 });
+    const reason = (key: string, column: number) => `the key "${key}" appears twice in the object (again at column ${column}); readers disagree on which value counts (DuckDB refuses the file): write each key once`;
+    expect(samples(report, 'unreadable')).toEqual([`line 3: ${reason('id', 20)}`, `line 4: ${reason('x', 17)}`, `line 5: ${reason('kind', 20)}`]);
+    expect(report.violations[0]?.samples.map((s) => s.file)).toEqual(['e.jsonl', 'e.jsonl', 'e.jsonl']);
+  });
+
   it('reports a value nested a million levels deep as a type violation of its row, without crashing', async () => {
     const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
     const report = await validate(EVENTS('jsonl'), [memoryFile('e.jsonl', `{"id":1,"kind":${deep}}\n{"id":2,"kind":"ok"}\n`)]);
