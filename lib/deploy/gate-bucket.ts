@@ -1,5 +1,5 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import { Grant, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { AnyPrincipal, Effect, Grant, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination, SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
@@ -55,19 +55,21 @@ const VALIDATE_ACCESS: AreaAccess = {
   // staging: staged files leave once copied; published: a backfill removes the old _SUCCESS and
   // sets aside the files the new drop no longer has, and a drop superseded part-way takes back
   // its copies (published or quarantine); state: a failed notification releases its claim, a
-  // handler its partition lease, a backfill the bytes it held while the old publish came down.
+  // handler its partition lease, a backfill the bytes it held while the old publish came down;
+  // a failed page about a registry pointer (registry/) releases its claim too.
   // Decisions are never deleted.
-  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/'],
+  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/', 'state/registry/'],
   list: ['staging', 'published', 'quarantine', 'state'],
 };
 
 const PROBE_ACCESS: AreaAccess = {
   // quarantine: a miss quotes the latest quarantine report's summary.
   get: ['published', 'staging', 'quarantine', 'state'],
-  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/) and abandoned drop
-  // (abandoned/), and since when it expects each contract's partitions (expected/).
-  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/expected/'],
-  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
+  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/), abandoned drop
+  // (abandoned/) and registry pointer not enforced (registry/), and since when it expects each
+  // contract's partitions (expected/).
+  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry/', 'state/expected/'],
+  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry/'],
   list: ['published', 'staging', 'quarantine', 'state'],
 };
 
@@ -93,6 +95,7 @@ export class GateBucket extends Construct {
     this.marker = props.marker;
     if (props.registryPrefix !== undefined) this.registryPrefix = props.registryPrefix;
     if (props.source.mode === 'import') {
+      // An imported bucket's policy is its owner's, the write-once statement of denyVersionRewrites too.
       this.bucket = Bucket.fromBucketName(this, 'Bucket', props.source.name);
       return;
     }
@@ -132,6 +135,24 @@ export class GateBucket extends Construct {
         },
       ],
     });
+    if (this.registryPrefix !== undefined) this.denyVersionRewrites(this.registryPrefix);
+  }
+
+  /**
+   * Registered versions are write-once: `publish` creates each with If-None-Match, and this
+   * statement makes S3 refuse any other PutObject of a version object (`<name>/v<major>/<x.y.z>.yaml`),
+   * whoever sends it, so a registered version cannot be replaced with other bytes. The pointers
+   * (`current.json`) are not covered: they move, by compare-and-swap.
+   */
+  private denyVersionRewrites(registryPrefix: string): void {
+    this.bucket.addToResourcePolicy(new PolicyStatement({
+      sid: 'RegisteredContractVersionsAreWriteOnce',
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['s3:PutObject'],
+      resources: [this.bucket.arnForObjects(`${registryPrefix}*.yaml`)],
+      conditions: { Null: { 's3:if-none-match': 'true' } },
+    }));
   }
 
   /** Sends the object-created event of every completion marker under the staging prefix to `queue`. */
