@@ -5,6 +5,7 @@ import { formatProblem } from '../contract/problems.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { pointerListing, readPointer, readRegisteredText, type PointerRead, type RegisteredContract } from './read-registry.js';
 import { MAX_POINTER_BYTES } from './registry-layout.js';
+import { mapLimited, READS_AT_ONCE } from './map-limited.js';
 import { judgeSuccessor, refusalReason } from './successor-rule.js';
 import { acceptedChain, versionChain, type VersionCache } from './version-chain.js';
 
@@ -55,10 +56,11 @@ export async function lookAtRegistry(store: ObjectStore, state: RegistryLookStat
   const present = new Set(listed.map((p) => p.key));
   for (const map of [state.inForce, state.failed]) for (const key of [...map.keys()]) if (!present.has(key)) map.delete(key);
   const majorsOf = (name: string) => listed.map((p) => placeOf(prefix, p.key)).filter((place) => place.name === name).map((place) => place.major);
-  for (const { key, etag, size } of listed) {
-    if (state.inForce.get(key)?.etag === etag || state.failed.get(key) === etag) continue;
-    const { name, major } = placeOf(prefix, key);
-    const judged = await judgePointer(store, state, options, { key, etag, size, name, major, inForce: state.inForce.get(key)?.entry.contract }, majorsOf(name));
+  const changed = listed.filter(({ key, etag }) => state.inForce.get(key)?.etag !== etag && state.failed.get(key) !== etag).map(({ key, etag, size }) => ({ key, etag, size, ...placeOf(prefix, key), inForce: state.inForce.get(key)?.entry.contract }));
+  // Judged side by side (a cold reader reads every version object of every major), taken in listing order.
+  const judgements = await mapLimited(changed, READS_AT_ONCE, (pointer) => judgePointer(store, state, options, pointer, majorsOf(pointer.name)));
+  for (const [at, judged] of judgements.entries()) {
+    const { key, name, major } = changed[at]!;
     if ('entry' in judged) {
       state.inForce.set(key, { etag: judged.entry.pointerEtag, entry: judged.entry });
       state.failed.delete(key);

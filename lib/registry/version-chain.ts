@@ -2,7 +2,7 @@ import type { ContractDiff } from '../compat/contract-diff.js';
 import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { readBounded } from './read-registry.js';
+import { mapLimited, READS_AT_ONCE } from './map-limited.js';
 import { majorPrefix, MAX_VERSION_BYTES, sha256Hex, versionKey, versionOfKey, type RegistryPointer } from './registry-layout.js';
 import { compareVersions, isOwnMajorFile, judgeSuccessor, ownMajorFile, refusalReason } from './successor-rule.js';
 
@@ -58,8 +58,7 @@ export async function acceptedChain(store: ObjectStore, cache: VersionCache, inp
   const below = await versionsBelow(store, input);
   if ('problem' in below) return below;
   const chain: Contract[] = [];
-  for (const object of below) {
-    const loaded = await loadVersion(store, cache, input, object);
+  for (const loaded of await mapLimited(below, READS_AT_ONCE, (object) => loadVersion(store, cache, input, object))) {
     if ('contract' in loaded && (chain.length === 0 || acceptedBelow(chain, loaded.contract))) chain.push(loaded.contract);
   }
   return chain;
@@ -111,11 +110,11 @@ async function loadVersion(store: ObjectStore, cache: VersionCache, input: Omit<
 async function readVersionObject(store: ObjectStore, input: Omit<ChainInput, 'contract' | 'otherMajors'>, object: VersionObject): Promise<{ contract: Contract } | { problem: string }> {
   const location = `${store.location}/${object.key}`;
   if (object.size > MAX_VERSION_BYTES) return { problem: `${location} is ${object.size} bytes: a registered contract is at most ${MAX_VERSION_BYTES}` };
-  const read = await readBounded(store, object.key, MAX_VERSION_BYTES);
-  if (!read || 'size' in read) return { problem: `${location} is missing or too big` };
-  const { contract } = parseContract(new TextDecoder().decode(read.bytes), location, input.loadOptions);
+  // The listing told its size and ETag, and a version object is never replaced: read it as listed.
+  const bytes = await store.read(object.key, 0, object.size, { ifMatch: object.etag });
+  const { contract } = parseContract(new TextDecoder().decode(bytes), location, input.loadOptions);
   if (!contract || contract.name !== input.name || versionKey(input.prefix, input.name, input.major, contract.version.text) !== object.key) {
     return { problem: `${location} does not load as ${input.name} ${object.version}` };
   }
-  return { contract: { ...contract, origin: { location, sha256: sha256Hex(read.bytes) } } };
+  return { contract: { ...contract, origin: { location, sha256: sha256Hex(bytes) } } };
 }
