@@ -69,8 +69,7 @@ export function versionOfKey(prefix: string, name: string, major: number, key: s
  * cannot define, change or subscribe anything of another dataset.
  */
 export function misplacedPointer(prefix: string, name: string, major: number, pointer: RegistryPointer): string | undefined {
-  const expected = `name ${name}, major ${major}`;
-  if (pointer.name !== name || pointer.major !== major) return `it names ${pointer.name} v${pointer.major}, but a pointer at this key may only name ${expected}`;
+  if (pointer.name !== name || pointer.major !== major) return `it names ${pointer.name} v${pointer.major}, but a pointer at this key may only name ${name} v${major}`;
   const key = versionKey(prefix, name, major, pointer.version);
   if (versionOfKey(prefix, name, major, key) !== pointer.version) return `its version "${pointer.version}" is not a version MAJOR.MINOR.PATCH of major ${major}`;
   if (pointer.key !== key) return `its key is ${pointer.key}, but the version it names lives at ${key}`;

@@ -65,6 +65,9 @@ describe('a registry pointer is checked against where it lives', () => {
     // zeta's own major 1, then a major 2 of zeta's: both pointers name orders.
     await plantPointer(store, '_contracts/zeta/v1/current.json', { name: 'orders', major: 1, version: '1.2.1', key: '_contracts/zeta/v1/1.2.1.yaml' }, loose('1.2.1'));
     await plantPointer(store, '_contracts/zeta/v2/current.json', { name: 'orders', major: 2, version: '2.0.0', key: '_contracts/orders/v2/2.0.0.yaml' }, loose('2.0.0'));
+    // Its own name and major, but the victim's registered object.
+    const pointer = { format: 'contract-gate/registry-pointer@1', name: 'zeta', major: 3, version: '3.0.0', key: '_contracts/orders/v1/1.2.0.yaml', sha256: sha256Hex(ORDERS), file: 'zeta.v3.yaml', registered_at: '' };
+    await store.put('_contracts/zeta/v3/current.json', JSON.stringify(pointer));
   }
 
   it('ignores a pointer in one dataset\'s folder that names another: the victim\'s bad drop is still quarantined and its unregistered major stays unknown', async () => {
@@ -86,8 +89,10 @@ describe('a registry pointer is checked against where it lives', () => {
     await dropExample(store, 'bad');
     const result = await processMarker({ store, notifier, contracts, clock: () => NOW }, `${GOOD_PREFIX}_READY`);
     expect(result.status).toBe('quarantined');
-    expect(warnings.join('\n')).toContain('s3://lake/_contracts/zeta/v1/current.json is ignored: it names orders v1, but a pointer at this key may only name name zeta, major 1');
+    expect(warnings.join('\n')).toContain('s3://lake/_contracts/zeta/v1/current.json is ignored: it names orders v1, but a pointer at this key may only name zeta v1');
     expect(warnings.join('\n')).toContain('s3://lake/_contracts/zeta/v2/current.json is ignored: it names orders v2');
+    expect(warnings.join('\n')).toContain('s3://lake/_contracts/zeta/v3/current.json is ignored: its key is _contracts/orders/v1/1.2.0.yaml, but the version it names lives at _contracts/zeta/v3/3.0.0.yaml');
+    expect(registry.all().map((c) => `${c.name} v${c.version.major}`).sort()).toEqual(['orders v1', 'zeta v1']);
   });
 
   it('pages the owner in force once per pointer ETag, however many readers and looks see it', async () => {
@@ -103,12 +108,12 @@ describe('a registry pointer is checked against where it lives', () => {
       for (let look = 0; look < 3; look++) await reader.refresh();
     }
     const pages = notifier.notices.filter((n) => n.attributes.outcome === 'registry_refused');
-    expect(pages.map((n) => [n.attributes.contract, n.attributes.version, n.attributes.owner])).toEqual([['zeta', 'v1', 'zeta-platform'], ['zeta', 'v2', 'unknown']]);
+    expect(pages.map((n) => [n.attributes.contract, n.attributes.version, n.attributes.owner])).toEqual([['zeta', 'v1', 'zeta-platform'], ['zeta', 'v2', 'unknown'], ['zeta', 'v3', 'unknown']]);
     expect(pages[0]!.body).toContain('zeta 1.0.0 stays in force');
     // A new ETag of the same pointer is a new page.
     await plantPointer(store, '_contracts/zeta/v1/current.json', { name: 'orders', major: 1, version: '1.2.2', key: '_contracts/zeta/v1/1.2.2.yaml' }, loose('1.2.2'));
     await registryContracts(store, { refreshMs: 0, page }).refresh();
-    expect(notifier.notices.filter((n) => n.attributes.outcome === 'registry_refused')).toHaveLength(3);
+    expect(notifier.notices.filter((n) => n.attributes.outcome === 'registry_refused')).toHaveLength(4);
   });
 
   it('gives the reconciler nothing of the victim\'s but its own contract to subscribe', async () => {
@@ -120,7 +125,7 @@ describe('a registry pointer is checked against where it lives', () => {
     expect(planned).toEqual([{ email: 'orders-oncall@example.com', contracts: ['orders'] }]);
     expect(registry.entries.map((e) => `${e.contract.name} ${e.contract.version.text} ${e.pointer.key}`)).toEqual(['orders 1.2.0 _contracts/orders/v1/1.2.0.yaml']);
     // While a pointer is not in force the reconciler removes no subscription (zeta's stays).
-    expect(registry.problems).toHaveLength(2);
+    expect(registry.problems).toHaveLength(3);
   });
 });
 
