@@ -56,9 +56,9 @@ const VALIDATE_ACCESS: AreaAccess = {
   // sets aside the files the new drop no longer has, and a drop superseded part-way takes back
   // its copies (published or quarantine); state: a failed notification releases its claim, a
   // handler its partition lease, a backfill the bytes it held while the old publish came down;
-  // a failed page about a registry pointer (registry/) releases its claim too.
+  // a failed page about a registry pointer (registry-pages/) releases its claim too.
   // Decisions are never deleted.
-  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/', 'state/registry/'],
+  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/', 'state/registry-pages/'],
   list: ['staging', 'published', 'quarantine', 'state'],
 };
 
@@ -66,10 +66,10 @@ const PROBE_ACCESS: AreaAccess = {
   // quarantine: a miss quotes the latest quarantine report's summary.
   get: ['published', 'staging', 'quarantine', 'state'],
   // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/), abandoned drop
-  // (abandoned/) and registry pointer not enforced (registry/), and since when it expects each
+  // (abandoned/) and registry pointer not enforced (registry-pages/), and since when it expects each
   // contract's partitions (expected/).
-  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry/', 'state/expected/'],
-  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry/'],
+  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry-pages/', 'state/expected/'],
+  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry-pages/'],
   list: ['published', 'staging', 'quarantine', 'state'],
 };
 

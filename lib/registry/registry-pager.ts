@@ -7,7 +7,7 @@ import type { RegistryProblem } from './registry-look.js';
 export interface RegistryPagerDeps {
   readonly store: ObjectStore;
   readonly notifier: Notifier;
-  /** Its state prefix holds the claims: `<state>registry/<dataset>/v<major>/<pointer ETag>.json`. */
+  /** Its state prefix holds the claims: `<state>registry-pages/<dataset>/v<major>/<pointer ETag>.json`. */
   readonly layout: GateLayout;
   readonly clock?: () => number;
 }
@@ -21,7 +21,7 @@ export interface RegistryPagerDeps {
 export function registryPager(deps: RegistryPagerDeps): (problem: RegistryProblem) => Promise<void> {
   const clock = deps.clock ?? Date.now;
   return async (problem) => {
-    const claim = `${deps.layout.state}registry/${problem.dataset}/v${problem.major}/${problem.etag.replace(/[^A-Za-z0-9-]/g, '')}.json`;
+    const claim = `${deps.layout.state}registry-pages/${problem.dataset}/v${problem.major}/${problem.etag.replace(/[^A-Za-z0-9-]/g, '')}.json`;
     await notifyOnce(deps.store, deps.notifier, claim, registryNotice(problem, deps.store.location), clock());
   };
 }
