@@ -2,7 +2,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ContractSource } from '../lib/gate/contract-registry.js';
 import { DEFAULT_LAYOUT, type GateLayout } from '../lib/gate/gate-layout.js';
+import type { Notifier } from '../lib/notify/notifier.js';
 import { registryContracts } from '../lib/registry/registry-contracts.js';
+import { registryPager } from '../lib/registry/registry-pager.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../lib/registry/registry-layout.js';
 import { loadContractDirectory } from '../lib/storage/contract-directory.js';
 import type { ObjectStore } from '../lib/storage/object-store.js';
@@ -42,15 +44,18 @@ export function gateStore(env: NodeJS.ProcessEnv): { bucket: string; store: Obje
  * gate's bucket under GATE_REGISTRY_PREFIX (`_contracts/`), looked at again after
  * GATE_CONTRACTS_REFRESH_SECONDS (10) and whenever a drop names a contract not seen yet.
  * Otherwise (`bundled`, the default of a function built before the registry) the files in
- * CONTRACTS_DIR, by default `contracts` beside the handler (its import.meta.dirname).
+ * CONTRACTS_DIR, by default `contracts` beside the handler (its import.meta.dirname). With a
+ * notifier, a registry pointer that is not enforced is paged once (see registryPager); without
+ * one (the fan-out, which has no topic) it is logged only, and validate or the probe page it.
  */
-export async function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undefined, store: ObjectStore): Promise<ContractSource> {
+export async function gateContracts(env: NodeJS.ProcessEnv, handlerDir: string | undefined, store: ObjectStore, notifier?: Notifier): Promise<ContractSource> {
   const source = env.GATE_CONTRACTS_SOURCE || 'bundled';
   if (source === 'bundled') return loadContractDirectory(env.CONTRACTS_DIR ?? join(handlerDir ?? '.', 'contracts'));
   if (source !== 'registry') throw new Error(`GATE_CONTRACTS_SOURCE must be bundled or registry, not ${source}`);
   const refreshSeconds = env.GATE_CONTRACTS_REFRESH_SECONDS === '0' ? 0 : (positiveEnv(env, 'GATE_CONTRACTS_REFRESH_SECONDS') ?? 10);
   const warn = (text: string) => logger.warn('a registered contract is not in force', { problem: text });
-  return registryContracts(store, { prefix: env.GATE_REGISTRY_PREFIX || DEFAULT_REGISTRY_PREFIX, refreshMs: refreshSeconds * 1000, warn });
+  const page = notifier ? registryPager({ store, notifier, layout: layoutFrom(env) }) : undefined;
+  return registryContracts(store, { prefix: env.GATE_REGISTRY_PREFIX || DEFAULT_REGISTRY_PREFIX, refreshMs: refreshSeconds * 1000, warn, ...(page ? { page } : {}) });
 }
 
 /** When Lambda stops this invocation (epoch milliseconds); undefined without a context. */

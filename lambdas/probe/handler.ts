@@ -27,10 +27,11 @@ export async function handler(event?: unknown, context?: InvocationContext): Pro
 
 async function configure(env: NodeJS.ProcessEnv): Promise<Omit<Parameters<typeof runProbe>[0], 'now'>> {
   const { store } = gateStore(env);
+  const notifier = snsNotifier({ topicArn: requiredEnv(env, 'GATE_TOPIC_ARN') });
   return {
     store,
-    notifier: snsNotifier({ topicArn: requiredEnv(env, 'GATE_TOPIC_ARN') }),
-    contracts: await gateContracts(env, import.meta.dirname, store),
+    notifier,
+    contracts: await gateContracts(env, import.meta.dirname, store, notifier),
     layout: layoutFrom(env),
     abandonedAfterHours: positiveEnv(env, 'GATE_ABANDONED_AFTER_HOURS') ?? 24,
   };

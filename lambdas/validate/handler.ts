@@ -52,11 +52,12 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
 async function configure(env: NodeJS.ProcessEnv): Promise<GateDeps & { bucket: string }> {
   const { bucket, store } = gateStore(env);
   const topicArn = requiredEnv(env, 'GATE_TOPIC_ARN');
-  const contracts = await gateContracts(env, import.meta.dirname, store);
+  const notifier = snsNotifier({ topicArn });
+  const contracts = await gateContracts(env, import.meta.dirname, store, notifier);
   return {
     bucket,
     store,
-    notifier: snsNotifier({ topicArn }),
+    notifier,
     contracts,
     clock: Date.now,
     layout: layoutFrom(env),

@@ -71,6 +71,10 @@ export async function checkRegistered(check: RegistryCheck, io: CliIo): Promise<
   });
   if (registered === null) return;
   if (registered === undefined) throw unregistered(check, key);
+  if (registered.problem !== undefined) {
+    io.stderr(`note: ${registered.problem}: the gate does not enforce that pointer, so it judges this drop by its last good version of ${contract.name} v${contract.version.major}, if any (run contract-gate publish to replace the pointer)\n`);
+    return;
+  }
   if (registered.pointer.version === contract.version.text) return;
   io.stderr(`note: the gate enforces ${contract.name} ${registered.pointer.version}, the version registered on the bucket; ${contract.version.text} in your file is not registered (run contract-gate publish first)\n`);
 }

@@ -63,19 +63,21 @@ const VALIDATE_ACCESS: AreaAccess = {
   // staging: staged files leave once copied; published: a backfill removes the old _SUCCESS and
   // sets aside the files the new drop no longer has, and a drop superseded part-way takes back
   // its copies (published or quarantine); state: a failed notification releases its claim, a
-  // handler its partition lease, a backfill the bytes it held while the old publish came down.
+  // handler its partition lease, a backfill the bytes it held while the old publish came down;
+  // a failed page about a registry pointer (registry-pages/) releases its claim too.
   // Decisions are never deleted.
-  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/'],
+  delete: ['staging', 'published', 'quarantine', 'state/notices/', 'state/leases/', 'state/incoming/', 'state/registry-pages/'],
   list: ['staging', 'published', 'quarantine', 'state'],
 };
 
 const PROBE_ACCESS: AreaAccess = {
   // quarantine: a miss quotes the latest quarantine report's summary.
   get: ['published', 'staging', 'quarantine', 'state'],
-  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/) and abandoned drop
-  // (abandoned/), and since when it expects each contract's partitions (expected/).
-  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/expected/'],
-  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/'],
+  // Its own claims only: one notice per miss (sla/), sunset reminder (sunset/), abandoned drop
+  // (abandoned/) and registry pointer not enforced (registry-pages/), and since when it expects each
+  // contract's partitions (expected/).
+  put: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry-pages/', 'state/expected/'],
+  delete: ['state/sla/', 'state/sunset/', 'state/abandoned/', 'state/registry-pages/'],
   list: ['published', 'staging', 'quarantine', 'state'],
 };
 
@@ -101,6 +103,7 @@ export class GateBucket extends Construct {
     this.marker = props.marker;
     if (props.registryPrefix !== undefined) this.registryPrefix = props.registryPrefix;
     if (props.source.mode === 'import') {
+      // An imported bucket's policy is its owner's, the write-once statement of denyVersionRewrites too.
       this.bucket = Bucket.fromBucketName(this, 'Bucket', props.source.name);
       return;
     }
@@ -143,6 +146,7 @@ export class GateBucket extends Construct {
       ],
     });
     this.protectAudit();
+    if (this.registryPrefix !== undefined) this.denyVersionRewrites(this.registryPrefix);
   }
 
   /**
@@ -166,6 +170,23 @@ export class GateBucket extends Construct {
       principals: [new StarPrincipal()],
       actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:BypassGovernanceRetention'],
       resources: [records],
+    }));
+  }
+
+  /**
+   * Registered versions are write-once: `publish` creates each with If-None-Match, and this
+   * statement makes S3 refuse any other PutObject of a version object (`<name>/v<major>/<x.y.z>.yaml`),
+   * whoever sends it, so a registered version cannot be replaced with other bytes. The pointers
+   * (`current.json`) are not covered: they move, by compare-and-swap.
+   */
+  private denyVersionRewrites(registryPrefix: string): void {
+    this.bucket.addToResourcePolicy(new PolicyStatement({
+      sid: 'RegisteredContractVersionsAreWriteOnce',
+      effect: Effect.DENY,
+      principals: [new StarPrincipal()],
+      actions: ['s3:PutObject'],
+      resources: [this.bucket.arnForObjects(`${registryPrefix}*.yaml`)],
+      conditions: { Null: { 's3:if-none-match': 'true' } },
     }));
   }
 
@@ -232,6 +253,10 @@ export class GateBucket extends Construct {
   /** The validate function: reads a drop, publishes or quarantines it, records its decision. */
   grantValidate(fn: LambdaFunction): void {
     this.grant(fn, VALIDATE_ACCESS);
+    // A release killed after its _SUCCESS is finished by the partition's next drop, audit record
+    // included: the gate appends to the chain, and the bucket policy lets nobody replace or delete.
+    this.grantUnder(fn, ['s3:GetObject', 's3:PutObject'], [DEFAULT_LAYOUT.audit]);
+    acknowledgeWildcardResources(fn.role ?? fn, [this.bucket.arnForObjects(`${DEFAULT_LAYOUT.audit}*`)], 'Object ARNs under the audit prefix (_audit/*): records are named by partition and sequence at run time; the bucket policy allows only creating them.');
   }
 
   /** The SLA probe: reads every area, writes only its own claims under the state prefix. */

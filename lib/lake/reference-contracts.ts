@@ -5,7 +5,7 @@ import { parseContract } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { contractRegistry, type ContractRegistry } from '../gate/contract-registry.js';
-import { loadRegistered, pointerListing, readPointer } from '../registry/read-registry.js';
+import { lookAtRegistry, registryLookState } from '../registry/registry-look.js';
 import { sha256Hex } from '../registry/registry-layout.js';
 import type { ObjectStore } from '../storage/object-store.js';
 
@@ -34,17 +34,12 @@ export async function referenceContracts(store: ObjectStore, contract: Contract,
   return contractRegistry(found);
 }
 
+/** The dataset's versions in force on the registry, judged as the gate judges them. */
 async function registeredContracts(store: ObjectStore, name: string, sources: ReferenceContractSources): Promise<Contract[]> {
-  const prefix = sources.registryPrefix;
-  const contracts: Contract[] = [];
-  for (const { key } of await pointerListing(store, prefix, name)) {
-    const major = Number(key.slice(prefix.length).split('/')[1]!.slice(1));
-    const read = await readPointer(store, prefix, name, major);
-    const loaded = read && (await loadRegistered(store, read, { prefix, ...(sources.loadOptions ? { loadOptions: sources.loadOptions } : {}) }));
-    if (loaded && 'problem' in loaded) sources.warn(`contract registry: ${loaded.problem}\n`);
-    else if (loaded) contracts.push(loaded.contract);
-  }
-  return contracts;
+  const state = registryLookState();
+  const options = { prefix: sources.registryPrefix, name, ...(sources.loadOptions ? { loadOptions: sources.loadOptions } : {}) };
+  await lookAtRegistry(store, state, options, (problem) => sources.warn(`contract registry: ${problem.text}\n`));
+  return [...state.inForce.values()].map((held) => held.entry.contract);
 }
 
 /** `<dir>/<name>.v<major>.yaml` (or `.yml`): the naming `publish` and the gate's bundle use. */

@@ -9,7 +9,8 @@ import { localNotifier } from '../notify/local-notifier.js';
 import { readContractPaths } from '../storage/contract-paths.js';
 import { formatRegistration } from '../registry/format-registration.js';
 import { registerContracts } from '../registry/register-contract.js';
-import { registryContracts } from '../registry/registry-contracts.js';
+import { registryContracts, type RegistryProblem } from '../registry/registry-contracts.js';
+import { registryPager } from '../registry/registry-pager.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -90,7 +91,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     throw error;
   });
   const store = s3ObjectStore({ client: createS3Client({ endpoint: emulator.endpoint }), bucket: options.bucket });
-  const contracts = await publishDirectory(store, files, options).catch(async (error: unknown) => {
+  const contracts = await publishDirectory(store, files, options, registryPager({ store, notifier, layout, ...(options.clock ? { clock: options.clock } : {}) })).catch(async (error: unknown) => {
     await emulator.stop();
     await lock.release();
     throw error;
@@ -134,7 +135,7 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
  * and the gate then reads the registry, looking again on every drop: a contract published while
  * `serve` runs is enforced on the next drop. A file the registry refuses stops the start.
  */
-async function publishDirectory(store: ObjectStore, files: Awaited<ReturnType<typeof readContractPaths>>, options: LocalGateOptions) {
+async function publishDirectory(store: ObjectStore, files: Awaited<ReturnType<typeof readContractPaths>>, options: LocalGateOptions, page: (problem: RegistryProblem) => Promise<void>) {
   const loadOptions = options.loadOptions ?? {};
   const outcomes = await registerContracts(store, files, { loadOptions, now: (options.clock ?? Date.now)(), by: 'serve --contracts' });
   const report = formatRegistration(outcomes).trimEnd();
@@ -144,7 +145,7 @@ async function publishDirectory(store: ObjectStore, files: Awaited<ReturnType<ty
   for (const line of report.split('\n')) options.print(`registry: ${line}`);
   // Warnings are shown only with defaults: then they say which settings came from outside the files.
   if (loadOptions.defaults) for (const o of outcomes) for (const problem of o.problems) options.print(problem);
-  return registryContracts(store, { loadOptions, refreshMs: 0, ...(options.clock ? { clock: options.clock } : {}), warn: options.print });
+  return registryContracts(store, { loadOptions, refreshMs: 0, ...(options.clock ? { clock: options.clock } : {}), warn: options.print, page });
 }
 
 /**

@@ -7,7 +7,7 @@ export interface Notifier {
   notify(notice: Notice): Promise<void>;
 }
 
-export type Outcome = 'published' | 'quarantined' | 'superseded' | 'sla_missed' | 'sla_recovered' | 'stale' | 'sunset_reminder' | 'abandoned' | 'misplaced_record';
+export type Outcome = 'published' | 'quarantined' | 'superseded' | 'sla_missed' | 'sla_recovered' | 'stale' | 'sunset_reminder' | 'abandoned' | 'misplaced_record' | 'registry_refused';
 export type Severity = 'info' | 'warning' | 'critical';
 
 export interface Notice {

@@ -1,14 +1,14 @@
 import { declaredBump } from '../compat/bump.js';
-import { diffContracts } from '../compat/diff-contracts.js';
 import type { ContractDiff } from '../compat/contract-diff.js';
 import { formatVerdict } from '../compat/format-diff.js';
 import { parseContract, type LoadOptions } from '../contract/load-contract.js';
-import type { Contract, SemVer } from '../contract/model.js';
+import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { readPointer, readRegisteredText, pointerListing } from './read-registry.js';
 import { DEFAULT_REGISTRY_PREFIX, pointerKey, sha256Hex, versionKey, type RegistryPointer } from './registry-layout.js';
+import { isOwnMajorFile, judgeSuccessor, ownMajorFile, parseVersion, refusalReason } from './successor-rule.js';
 
 export interface ContractFileToRegister {
   /** How messages name the file, e.g. `contracts/orders.v1.yaml`; its base name is kept in the pointer. */
@@ -103,9 +103,9 @@ async function againstCurrent(context: Registration, pointer: RegistryPointer): 
   if ('problem' in registered) return refuse(context, `the version in force cannot be read to compare against: ${registered.problem}`);
   const old = parseContract(registered.text, `${store.location}/${pointer.key}`, context.options.loadOptions).contract;
   if (!old) return refuse(context, `the version in force, ${store.location}/${pointer.key}, does not load; there is nothing to compare against`);
-  const diff = { against: `${contract.name} ${old.version.text} (registered)`, result: diffContracts(old, contract) };
+  const diff = { against: `${contract.name} ${old.version.text} (registered)`, result: judgeSuccessor(old, contract) };
   if (diff.result.ok) return { diff };
-  return { ...refuse(context, refusalReason(context, diff.result, pointer.version)), diff };
+  return { ...refuse(context, refusalReason(contract, diff.result, pointer.version)), diff };
 }
 
 /** A version registered before, no longer in force: the same bytes are a no-op, others a rewrite. */
@@ -122,14 +122,14 @@ async function asNewMajor(context: Registration): Promise<Judged> {
   const { contract, prefix, store } = context;
   const majors = (await pointerListing(store, prefix, contract.name)).map((p) => Number(/\/v(\d+)\/[^/]+$/.exec(p.key)?.[1]));
   if (majors.length === 0) return {};
-  const own = `${contract.name}.v${contract.version.major}.yaml`;
-  if (!new RegExp(`(^|[\\\\/])${contract.name}\\.v${contract.version.major}\\.ya?ml$`).test(context.file.path)) {
+  const own = ownMajorFile(contract.name, contract.version.major);
+  if (!isOwnMajorFile(contract.name, contract.version.major, context.file.path)) {
     return refuse(context, `${contract.name} v${majors.sort((a, b) => b - a).join(', v')} is registered: a new major version is a new file, ${own}, beside the old one`);
   }
   const previous = await readPointer(store, prefix, contract.name, contract.version.major - 1);
   const text = previous && (await readRegisteredText(store, previous.pointer));
   const old = text && 'text' in text ? parseContract(text.text, previous.pointer.key, context.options.loadOptions).contract : undefined;
-  return old ? { diff: { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: diffContracts(old, contract) } } : {};
+  return old ? { diff: { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: judgeSuccessor(old, contract) } } : {};
 }
 
 /** Undefined when created, or found with the same bytes (an interrupted or concurrent registration). */
@@ -168,21 +168,6 @@ async function movePointer(context: Registration, etag: string | undefined): Pro
     if (error instanceof GateError && error.code === 'precondition_failed') return false;
     throw error;
   }
-}
-
-function refusalReason(context: Registration, diff: ContractDiff, registered: string): string {
-  const { contract } = context;
-  const head = `${contract.name} ${contract.version.text} against the registered ${registered}`;
-  if (diff.declared_bump === 'version_decreased') return `${head}: the version is lower than the one in force`;
-  if (diff.required_bump === 'major') return `${head}: needs a major bump: a new major version is a new file ${contract.name}.v${contract.version.major + 1}.yaml, registered beside v${contract.version.major}`;
-  const { major, minor, patch } = parseVersion(registered);
-  const next = diff.required_bump === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
-  return `${head}: ${formatVerdict(diff)}; set version to ${next}`;
-}
-
-function parseVersion(text: string): SemVer {
-  const [major = 0, minor = 0, patch = 0] = text.split('.').map(Number);
-  return { major, minor, patch, text };
 }
 
 function registeredReason(was: RegistryPointer | undefined, diff: RegisterOutcome['diff']): string {

@@ -13,6 +13,14 @@ export const DEFAULT_REGISTRY_PREFIX = '_contracts/';
 
 export const POINTER_FILE = 'current.json';
 
+/**
+ * The most the gate reads of a registry object. Anyone with a dataset's registry grant can store
+ * objects of any size there, and every reader of the registry would load them: a pointer is a
+ * few hundred bytes, a contract a few KB.
+ */
+export const MAX_POINTER_BYTES = 8 * 1024;
+export const MAX_VERSION_BYTES = 1024 * 1024;
+
 /** The pointer to the version in force for one major of a dataset. */
 export interface RegistryPointer {
   readonly format: 'contract-gate/registry-pointer@1';
@@ -45,6 +53,27 @@ export function pointerKey(prefix: string, name: string, major: number): string 
 export function isPointerKey(prefix: string, key: string): boolean {
   if (!key.startsWith(prefix) || !key.endsWith(`/${POINTER_FILE}`)) return false;
   return /^[^/]+\/v\d+$/.test(key.slice(prefix.length, -POINTER_FILE.length - 1));
+}
+
+/** `<prefix><name>/v<major>/<MAJOR.MINOR.PATCH>.yaml`: the version objects of one major, as listed. */
+export function versionOfKey(prefix: string, name: string, major: number, key: string): string | undefined {
+  const folder = majorPrefix(prefix, name, major);
+  const match = key.startsWith(folder) ? /^((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*))\.yaml$/.exec(key.slice(folder.length)) : null;
+  return match && Number(match[2]) === major ? match[1] : undefined;
+}
+
+/**
+ * Why a pointer cannot be trusted where it lives, or undefined: the pointer at
+ * `<prefix><name>/v<major>/current.json` must name that dataset and major, a version of that
+ * major, and that version's own object. A grant to write one dataset's registry folder then
+ * cannot define, change or subscribe anything of another dataset.
+ */
+export function misplacedPointer(prefix: string, name: string, major: number, pointer: RegistryPointer): string | undefined {
+  if (pointer.name !== name || pointer.major !== major) return `it names ${pointer.name} v${pointer.major}, but a pointer at this key may only name ${name} v${major}`;
+  const key = versionKey(prefix, name, major, pointer.version);
+  if (versionOfKey(prefix, name, major, key) !== pointer.version) return `its version "${pointer.version}" is not a version MAJOR.MINOR.PATCH of major ${major}`;
+  if (pointer.key !== key) return `its key is ${pointer.key}, but the version it names lives at ${key}`;
+  return undefined;
 }
 
 export function parsePointer(text: string): RegistryPointer | undefined {

@@ -68,6 +68,16 @@ describe('drop for a dataset whose major has no contract registered on the bucke
   });
 });
 
+describe('drop for a dataset whose pointer names another dataset', () => {
+  it('says the gate does not enforce that pointer, and uploads', async () => {
+    const pointer = { format: 'contract-gate/registry-pointer@1', name: 'victim', major: 1, version: '1.2.0', key: 'spoof/victim/v1/1.2.0.yaml', sha256: '0', file: 'victim.v1.yaml', registered_at: '' };
+    await store().put('spoof/orders/v1/current.json', JSON.stringify(pointer));
+    const dropped = await runCaptured('drop', '--contract', CONTRACT, partitionCopy(), '--to', 's3://lake/spoofed/', '--endpoint', bucket.endpoint, '--no-wait', '--registry', 'spoof/');
+    expect(dropped.code).toBe(0);
+    expect(dropped.stderr).toContain('note: s3://lake/spoof/orders/v1/current.json is ignored: it names victim v1, but a pointer at this key may only name orders v1: the gate does not enforce that pointer');
+  });
+});
+
 describe('drop of files that are not in the contract\'s produces.format', () => {
   it('names produces.format and each file, says how to fix it, and uploads nothing', async () => {
     // The producer's job wrote CSV (here: DuckDB, from the good example) where the contract says Parquet.

@@ -29,7 +29,7 @@ describe('the validate function', () => {
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['published/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
       // published/: a backfill removes the old _SUCCESS and the files the new drop no longer has;
       // quarantine/: a drop superseded part-way takes back its copies; of _gate/ only claims and leases, never a decision.
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/notices/', '_gate/leases/', '_gate/incoming/'].map((p) => objectArn(bucket, p)) },
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['staging/', 'published/', 'quarantine/', '_gate/notices/', '_gate/leases/', '_gate/incoming/', '_gate/registry-pages/'].map((p) => objectArn(bucket, p)) },
       {
         Effect: 'Allow',
         Action: 's3:ListBucket',
@@ -53,7 +53,7 @@ describe('the validate function', () => {
 
 describe('the probe function', () => {
   it('reads every area but writes and deletes only its own claims under _gate/ (and writes since when it expects each contract)', () => {
-    const claims = ['_gate/sla/', '_gate/sunset/', '_gate/abandoned/'].map((p) => objectArn(bucket, p));
+    const claims = ['_gate/sla/', '_gate/sunset/', '_gate/abandoned/', '_gate/registry-pages/'].map((p) => objectArn(bucket, p));
     expect(s3Statements(roleStatements(gate.stack.gate.probe.role))).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['published/', 'staging/', 'quarantine/', '_gate/'].map((p) => objectArn(bucket, p)) },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: [...claims, objectArn(bucket, '_gate/expected/')] },

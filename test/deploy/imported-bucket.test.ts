@@ -71,13 +71,13 @@ describe('an imported bucket', () => {
     expect(s3Statements(gate.stack.gate.validate.role)).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
-      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/notices/', 'gate/_state/leases/', 'gate/_state/incoming/'].map(objects) },
+      { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/notices/', 'gate/_state/leases/', 'gate/_state/incoming/', 'gate/_state/registry-pages/'].map(objects) },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['gate/in/*', 'gate/out/*', 'gate/bad/*', 'gate/_state/*'] } } },
       // lake says nothing of contracts: they come from the registry, by default under _contracts/.
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objects('_contracts/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_contracts/*'] } } },
     ]);
-    expect(s3Statements(gate.stack.gate.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/_state/sla/', 'gate/_state/sunset/', 'gate/_state/abandoned/', 'gate/_state/expected/'].map(objects) }]));
+    expect(s3Statements(gate.stack.gate.probe.role)).toEqual(expect.arrayContaining([{ Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/_state/sla/', 'gate/_state/sunset/', 'gate/_state/abandoned/', 'gate/_state/registry-pages/', 'gate/_state/expected/'].map(objects) }]));
   });
 
   it('tells both functions the bucket name, the prefixes and the marker', () => {
