@@ -56,7 +56,7 @@ describe('cdk-nag AwsSolutions', () => {
   it('acknowledges wildcard object ARNs one prefix at a time', () => {
     const wildcards = acknowledgements(gate.app).filter((a) => a.path.endsWith('Validate/Role') && a.id.includes('[Resource::')).map((a) => a.id).sort();
     const bucket = gate.logicalId(gate.stack.gate.gateBucket.bucket);
-    expect(wildcards).toEqual(['_gate', '_gate/incoming', '_gate/leases', '_gate/notices', '_gate/registry-pages', 'published', 'quarantine', 'staging'].map((p) => `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${p}/*]`));
+    expect(wildcards).toEqual(['_audit', '_gate', '_gate/incoming', '_gate/leases', '_gate/notices', '_gate/registry-pages', 'published', 'quarantine', 'staging'].map((p) => `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${p}/*]`));
   });
 
   // Last: it changes the synthesized tree.

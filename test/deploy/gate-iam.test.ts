@@ -36,6 +36,9 @@ describe('the validate function', () => {
         Resource: { 'Fn::GetAtt': [bucket, 'Arn'] },
         Condition: { StringLike: { 's3:prefix': ['staging/*', 'published/*', 'quarantine/*', '_gate/*'] } },
       },
+      // The audit chain, which a killed release's next drop finishes: created only (the bucket policy denies the rest).
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: objectArn(bucket, '_audit/') },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [bucket, 'Arn'] }, Condition: { StringLike: { 's3:prefix': ['_audit/*'] } } },
     ]);
   });
 
@@ -47,7 +50,7 @@ describe('the validate function', () => {
       expect.objectContaining({ Action: expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']), Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.ready.queue), 'Arn'] } }),
       { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.validate.logGroup), 'Arn'] } },
     ]));
-    expect(statements).toHaveLength(8);
+    expect(statements).toHaveLength(10);
   });
 });
 

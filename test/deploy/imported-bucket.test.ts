@@ -73,6 +73,9 @@ describe('an imported bucket', () => {
       { Effect: 'Allow', Action: 's3:PutObject', Resource: ['gate/out/', 'gate/bad/', 'gate/_state/'].map(objects) },
       { Effect: 'Allow', Action: 's3:DeleteObject', Resource: ['gate/in/', 'gate/out/', 'gate/bad/', 'gate/_state/notices/', 'gate/_state/leases/', 'gate/_state/incoming/', 'gate/_state/registry-pages/'].map(objects) },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['gate/in/*', 'gate/out/*', 'gate/bad/*', 'gate/_state/*'] } } },
+      // The audit chain, which a killed release's next drop finishes: created only, by the bucket policy its owner adds.
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: objects('_audit/') },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_audit/*'] } } },
       // lake says nothing of contracts: they come from the registry, by default under _contracts/.
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objects('_contracts/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn, Condition: { StringLike: { 's3:prefix': ['_contracts/*'] } } },
