@@ -1,3 +1,5 @@
+import { stringEnd } from './json-line.js';
+
 /**
  * A key given twice in one object: JSON.parse keeps the last value, DuckDB refuses the file, and
  * other readers keep the first, so the row means what its reader makes of it. Such a line is
@@ -36,14 +38,4 @@ export function duplicateTopLevelKey(text: string): DuplicateKey | undefined {
     else if (c === 0x2c && depth === 1) expectKey = true;
   }
   return undefined;
-}
-
-/** The index of the quote that closes the string opening at `open`. */
-function stringEnd(text: string, open: number): number {
-  for (let i = open + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c) i++;
-    else if (c === 0x22) return i;
-  }
-  return text.length - 1;
 }

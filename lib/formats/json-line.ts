@@ -68,7 +68,7 @@ function rewriteTokens(text: string): string {
 }
 
 /** The index of the quote that closes the string opening at `open` (the last index if none). */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   for (let i = open + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x5c) i++;
