@@ -130,11 +130,14 @@ export interface BombRecipe {
   readonly columns: readonly string[];
   /** What the report must say of it: a fragment of its unreadable message, or `read` for a file that stays bounded and reads. */
   readonly expect: RegExp | 'read';
+  /** Its own peak-RSS bound, for a file whose need the contract's width sets (the gate's Lambda has 1,769 MB). @default PEAK_RSS_MB */
+  readonly peakRssMb?: number;
   readonly build: () => Promise<Uint8Array>;
 }
 
 const WIDE_ROWS = 16 * MiB;
 const LIE_ROWS = 8 * KiB;
+const ORDINARY_ROWS = 128 * KiB;
 const columnsOf = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
 const lying = (codec: number, data: Uint8Array) => parquetOf(LIE_ROWS, [{ codec, data, declared: LIE_ROWS * 8, values: LIE_ROWS }]);
 const MORE = /row group 0, column "c0", page at byte 0 of its chunk: its \w+ data inflates to more than the 65536 bytes its page header declares/;
@@ -156,4 +159,6 @@ export const BOMBS: readonly BombRecipe[] = [
   { name: 'lz4 page declaring 64 KiB, inflating to 8 MiB', columns: ['c0'], expect: MORE, build: async () => lying(CODEC.LZ4_RAW, lz4Zeros(8 * MiB)) },
   { name: 'gzip page declaring 64 KiB, inflating to 32 KiB', columns: ['c0'], expect: LESS, build: async () => lying(CODEC.GZIP, await gzipZeros(32 * KiB)) },
   { name: 'zstd page declaring 64 KiB, inflating to 32 KiB', columns: ['c0'], expect: LESS, build: async () => lying(CODEC.ZSTD, zstdZeros(32 * KiB)) },
+  // Not a bomb: a contract of 300 columns and writers' 1 MiB pages hold 300 MiB, which the budget must let through.
+  { name: 'zstd pages of 1 MiB, 300 columns (a wide ordinary file)', columns: columnsOf(300), expect: 'read', peakRssMb: 1024, build: async () => parquetOf(ORDINARY_ROWS, zeroPages(300, ORDINARY_ROWS, CODEC.ZSTD, zstdZeros(ORDINARY_ROWS * 8, ORDINARY_ROWS * 8))) },
 ];
