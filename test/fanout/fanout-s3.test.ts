@@ -133,7 +133,7 @@ describe('the fan-out over S3: delivered at least once', () => {
     expect((await processMarker(both.gate, markerOf('dt=2026-12-04'))).status).toBe('nothing_to_do');
     expect(await snapshot(lake, '')).toEqual(decided);
     expect(both.deps.notifier.notices).toHaveLength(1);
-  });
+  }, 300_000); // every step twice over the real SDK: 33-48 s at load 8, past the default 60 s at load 12
 
   it('leaves a run whose drop was replaced to the newer drop\'s own run', async () => {
     const both = await handBoth('dt=2026-12-05', tenFiles('good'), [ordersContract()]);
