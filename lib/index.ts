@@ -16,7 +16,8 @@ export type { ColumnSpec, Consumer, Contract, ContractOrigin, ContractSchema, Da
 // The contract registry on the gate's bucket.
 export { registerContract, type ContractFileToRegister, type RegisterOptions, type RegisterOutcome } from './registry/register-contract.js';
 export { registryContracts, type RegistrySourceOptions } from './registry/registry-contracts.js';
-export { readRegistry, type RegisteredContract } from './registry/read-registry.js';
+export { readRegistry } from './registry/read-registry.js';
+export type { RegisteredContract } from './registry/registry-objects.js';
 
 // Checking a partition.
 export { buildCheckPlan, type CheckPlan, type ColumnPlan } from './checks/check-plan.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Contract } from '../contract/model.js';
 import { describeError, GateError } from '../errors.js';
 import { formatMismatch, SNIFF_BYTES } from '../formats/format-sniff.js';
-import { readPointer } from '../registry/read-registry.js';
+import { readPointer } from '../registry/registry-objects.js';
 import { pointerKey } from '../registry/registry-layout.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { storageProblem } from '../storage/storage-problem.js';

@@ -1,71 +1,7 @@
-import type { LoadOptions } from '../contract/load-contract.js';
-import type { Contract } from '../contract/model.js';
-import { GateError } from '../errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { DEFAULT_REGISTRY_PREFIX, isPointerKey, MAX_POINTER_BYTES, MAX_VERSION_BYTES, misplacedPointer, parsePointer, pointerKey, sha256Hex, type RegistryPointer } from './registry-layout.js';
+import { DEFAULT_REGISTRY_PREFIX } from './registry-layout.js';
 import { lookAtRegistry, registryLookState, type RegistryProblem } from './registry-look.js';
-
-/** A version in force: the contract, the pointer that named it, and the pointer's ETag. */
-export interface RegisteredContract {
-  readonly contract: Contract;
-  readonly pointer: RegistryPointer;
-  readonly pointerEtag: string;
-}
-
-export interface RegistryReadOptions {
-  /** @default `_contracts/` */
-  readonly prefix?: string;
-  /** Defaults for what registered ODCS contracts leave out, as `serve --default-notify` gives them. */
-  readonly loadOptions?: LoadOptions;
-}
-
-/** A pointer as read, checked against its key: `problem` says why it is not to be trusted (then `pointer` names nothing). */
-export interface PointerRead {
-  readonly pointer: RegistryPointer;
-  readonly etag: string;
-  readonly problem?: string;
-}
-
-/** The pointer of one major, with the ETag a replacement must match; undefined when none is registered. */
-export async function readPointer(store: ObjectStore, prefix: string, name: string, major: number): Promise<PointerRead | undefined> {
-  const key = pointerKey(prefix, name, major);
-  const read = await readBounded(store, key, MAX_POINTER_BYTES);
-  if (!read) return undefined;
-  const where = `${store.location}/${key}`;
-  if ('size' in read) return broken(key, name, major, read.etag, `${where} is ${read.size} bytes: a registry pointer is at most ${MAX_POINTER_BYTES}; it is ignored (publish the contract again to replace it)`);
-  const pointer = parsePointer(new TextDecoder().decode(read.bytes));
-  if (!pointer) return broken(key, name, major, read.etag, `${where}: not a registry pointer (expected contract-gate/registry-pointer@1 JSON)`);
-  const misplaced = misplacedPointer(prefix, name, major, pointer);
-  if (misplaced) return broken(key, name, major, read.etag, `${where} is ignored: ${misplaced}`);
-  return { pointer, etag: read.etag };
-}
-
-/** The registered file's text, or why it cannot be trusted: missing, too big, or not the bytes registered. */
-export async function readRegisteredText(store: ObjectStore, pointer: RegistryPointer): Promise<{ text: string } | { problem: string }> {
-  const read = await readBounded(store, pointer.key, MAX_VERSION_BYTES);
-  const where = `${store.location}/${pointer.key}`;
-  if (!read) return { problem: `${where}: the registered file is missing` };
-  if ('size' in read) return { problem: `${where} is ${read.size} bytes: a registered contract is at most ${MAX_VERSION_BYTES}` };
-  if (sha256Hex(read.bytes) !== pointer.sha256) return { problem: `${where}: its bytes are not the ones registered (SHA-256 differs); a registered version is never rewritten, so publish a new version` };
-  return { text: new TextDecoder().decode(read.bytes) };
-}
-
-/**
- * An object's bytes and ETag, read in one version, or only its size and ETag when it is bigger
- * than `limit` (not read at all); undefined when absent.
- */
-export async function readBounded(store: ObjectStore, key: string, limit: number): Promise<{ bytes: Uint8Array; etag: string } | { size: number; etag: string } | undefined> {
-  for (;;) {
-    const info = await store.head(key);
-    if (!info) return undefined;
-    if (info.size > limit) return { size: info.size, etag: info.etag };
-    try {
-      return { bytes: await store.read(key, 0, info.size, { ifMatch: info.etag }), etag: info.etag };
-    } catch (error) {
-      if (!(error instanceof GateError && (error.code === 'precondition_failed' || error.code === 'not_found'))) throw error;
-    }
-  }
-}
+import type { RegisteredContract, RegistryReadOptions } from './registry-objects.js';
 
 /**
  * Every version in force, one per dataset and major, and the problems of the pointers that are
@@ -76,23 +12,4 @@ export async function readRegistry(store: ObjectStore, options: RegistryReadOpti
   const problems: RegistryProblem[] = [];
   await lookAtRegistry(store, state, { ...options, prefix: options.prefix ?? DEFAULT_REGISTRY_PREFIX }, (problem) => void problems.push(problem));
   return { entries: [...state.inForce.values()].map((held) => held.entry), problems: problems.map((p) => p.text) };
-}
-
-/** The pointer keys under the prefix. */
-export async function pointerKeys(store: ObjectStore, prefix: string): Promise<string[]> {
-  return (await pointerListing(store, prefix)).map((object) => object.key);
-}
-
-/** The pointers under the registry prefix, or only one dataset's (`name`), with the ETags and sizes a cache compares. */
-export async function pointerListing(store: ObjectStore, prefix: string, name?: string): Promise<{ key: string; etag: string; size: number }[]> {
-  const found: { key: string; etag: string; size: number }[] = [];
-  for await (const object of store.list(name === undefined ? prefix : `${prefix}${name}/`)) {
-    if (isPointerKey(prefix, object.key)) found.push({ key: object.key, etag: object.etag, size: object.size });
-  }
-  return found;
-}
-
-/** Something under a pointer key that is not a pointer of that key: reported, never trusted, never thrown. */
-function broken(key: string, name: string, major: number, etag: string, problem: string): PointerRead {
-  return { pointer: { format: 'contract-gate/registry-pointer@1', name, major, version: '', key, sha256: '', file: '', registered_at: '' }, etag, problem };
 }

@@ -6,7 +6,7 @@ import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
-import { readPointer, readRegisteredText, pointerListing } from './read-registry.js';
+import { readPointer, readRegisteredText, pointerListing } from './registry-objects.js';
 import { DEFAULT_REGISTRY_PREFIX, pointerKey, sha256Hex, versionKey, type RegistryPointer } from './registry-layout.js';
 import { isOwnMajorFile, judgeSuccessor, ownMajorFile, parseVersion, refusalReason } from './successor-rule.js';
 

@@ -1,7 +1,7 @@
 import { contractRegistry, type ContractNeed, type ContractRegistry, type ContractSource } from '../gate/contract-registry.js';
 import { describeError } from '../errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { RegistryReadOptions } from './read-registry.js';
+import type { RegistryReadOptions } from './registry-objects.js';
 import { DEFAULT_REGISTRY_PREFIX } from './registry-layout.js';
 import { lookAtRegistry, registryLookState, type RegistryProblem } from './registry-look.js';
 

@@ -3,7 +3,7 @@ import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { pointerListing, readPointer, readRegisteredText, type PointerRead, type RegisteredContract } from './read-registry.js';
+import { pointerListing, readPointer, readRegisteredText, type PointerRead, type RegisteredContract } from './registry-objects.js';
 import { MAX_POINTER_BYTES } from './registry-layout.js';
 import { mapLimited, READS_AT_ONCE } from './map-limited.js';
 import { judgeSuccessor, refusalReason } from './successor-rule.js';

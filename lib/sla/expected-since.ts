@@ -1,7 +1,7 @@
 import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import type { GateLayout } from '../gate/gate-layout.js';
-import { readPointer } from '../registry/read-registry.js';
+import { readPointer } from '../registry/registry-objects.js';
 import type { ObjectStore } from '../storage/object-store.js';
 
 /** The gate's state expires (30 days by default): a record older than this is written again to stay. */

@@ -1,4 +1,5 @@
-import { readRegistry, type RegistryReadOptions } from '../registry/read-registry.js';
+import { readRegistry } from '../registry/read-registry.js';
+import type { RegistryReadOptions } from '../registry/registry-objects.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { applySubscriptionPlan, type ActionResult } from './apply-subscription-plan.js';
 import { planEmailSubscriptions } from './email-recipients.js';
