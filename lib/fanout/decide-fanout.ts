@@ -11,6 +11,7 @@ import { runContext, type FanoutDeps, type RunContext } from './fanout-context.j
 import { requireRecord } from './fanout-records.js';
 import { fanoutKeys, type FanoutItem, type FanoutRun } from './fanout-layout.js';
 import type { FileResult } from './map-file.js';
+import { mapLimited } from '../storage/map-limited.js';
 import { mergeFanout } from './merge-fanout.js';
 import type { ShardResult } from './reduce-shard.js';
 
@@ -38,8 +39,8 @@ export async function decideFanout(deps: FanoutDeps & { readonly notifier: Notif
 async function decideChecked(deps: FanoutDeps, run: FanoutRun, drop: Drop): Promise<Decision> {
   const context = await runContext(deps, run);
   const files = drop.files.map((file) => objectFile(deps.store, file));
-  const results = await readAll(drop.files.map((_, index) => () => requireRecord<FileResult>(deps.store, context.keys.fileResult(index), `the map step for file ${index}`)));
-  const shards = await readAll(shardKeys(context, run).map((key) => () => requireRecord<ShardResult>(deps.store, key, 'the reduce step')));
+  const results = await mapLimited(drop.files.map((_, index) => index), READ_CONCURRENCY, (index) => requireRecord<FileResult>(deps.store, context.keys.fileResult(index), `the map step for file ${index}`));
+  const shards = await mapLimited(shardKeys(context, run), READ_CONCURRENCY, (key) => requireRecord<ShardResult>(deps.store, key, 'the reduce step'));
   // Only the merge applies the rules that compare with other partitions: the lake is read once, here.
   const contracts = await deps.contracts.current({ dataset: run.address.dataset, major: run.address.major });
   const facts = await readPlanFacts({ store: deps.store, layout: deps.layout }, contracts, context.contract, run.address.partition);
@@ -59,17 +60,4 @@ async function currentDrop(deps: FanoutDeps, run: FanoutRun): Promise<Drop | und
 
 function shardKeys(context: RunContext, run: FanoutRun): string[] {
   return context.keySets.flatMap((_, keySet) => Array.from({ length: 2 ** run.shardBits }, (__, shard) => context.keys.shardResult(keySet, shard)));
-}
-
-async function readAll<T>(reads: readonly (() => Promise<T>)[]): Promise<T[]> {
-  const out: T[] = new Array(reads.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < reads.length) {
-      const index = next++;
-      out[index] = await reads[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, reads.length) }, worker));
-  return out;
 }

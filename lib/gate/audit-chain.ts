@@ -1,7 +1,8 @@
 import { GateError } from '../errors.js';
 import { readVersion, type ObjectStore } from '../storage/object-store.js';
+import { sha256Hex } from '../storage/content-hash.js';
 import {
-  AUDIT_FORMAT, auditBytes, auditKey, auditPrefix, chainedRecord, parseAuditKey, parseAuditRecord, sha256Hex,
+  AUDIT_FORMAT, auditBytes, auditKey, auditPrefix, chainedRecord, parseAuditKey, parseAuditRecord,
   type AuditAction, type AuditEntry, type AuditPlace, type AuditRecord, type StoredAudit,
 } from './audit-record.js';
 import { datasetPath, type DropAddress, type GateLayout } from './gate-layout.js';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { datasetPath, type DropAddress, type GateLayout } from './gate-layout.js';
 
 /**
@@ -90,9 +89,6 @@ export function parseAuditKey(layout: GateLayout, key: string): AuditPlace | und
   return seq >= 1 ? { address: { dataset, major: Number(major.slice(1)), partition: partition.join('/') }, seq } : undefined;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /** The bytes a record is stored as: what its successor's `prev_sha256` is the hash of. */
 export function auditBytes(record: AuditRecord): Uint8Array {

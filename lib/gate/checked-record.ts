@@ -1,10 +1,10 @@
 import { GateError } from '../errors.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { sha256Hex } from './audit-record.js';
 import type { Decision } from './decision.js';
 import { datasetPath, type GateLayout } from './gate-layout.js';
 import { notifyOnce } from './notify-once.js';
+import { sha256Hex } from '../storage/content-hash.js';
 
 /**
  * Told of a record of the gate's own that names another place than the key it is stored at (a

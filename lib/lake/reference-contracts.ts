@@ -6,8 +6,8 @@ import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { contractRegistry, type ContractRegistry } from '../gate/contract-registry.js';
 import { lookAtRegistry, registryLookState } from '../registry/registry-look.js';
-import { sha256Hex } from '../registry/registry-layout.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { sha256Hex } from '../storage/content-hash.js';
 
 export interface ReferenceContractSources {
   /** The lake's registry prefix, e.g. `_contracts/`. */

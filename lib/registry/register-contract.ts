@@ -7,8 +7,9 @@ import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { readPointer, readRegisteredText, pointerListing } from './registry-objects.js';
-import { DEFAULT_REGISTRY_PREFIX, pointerKey, sha256Hex, versionKey, type RegistryPointer } from './registry-layout.js';
+import { DEFAULT_REGISTRY_PREFIX, pointerKey, versionKey, type RegistryPointer } from './registry-layout.js';
 import { isOwnMajorFile, judgeSuccessor, ownMajorFile, parseVersion, refusalReason } from './successor-rule.js';
+import { sha256Hex } from '../storage/content-hash.js';
 
 export interface ContractFileToRegister {
   /** How messages name the file, e.g. `contracts/orders.v1.yaml`; its base name is kept in the pointer. */

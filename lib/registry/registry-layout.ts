@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 
 /**
  * Where registered contracts live in the gate's bucket (the prefix is configuration):
@@ -87,6 +86,6 @@ export function parsePointer(text: string): RegistryPointer | undefined {
   }
 }
 
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+
+/** Registry objects one look reads at once. */
+export const READS_AT_ONCE = 8;

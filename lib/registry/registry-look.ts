@@ -5,7 +5,8 @@ import { formatProblem } from '../contract/problems.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { pointerListing, readPointer, readRegisteredText, type PointerRead, type RegisteredContract } from './registry-objects.js';
 import { MAX_POINTER_BYTES } from './registry-layout.js';
-import { mapLimited, READS_AT_ONCE } from './map-limited.js';
+import { mapLimited } from '../storage/map-limited.js';
+import { READS_AT_ONCE } from './registry-layout.js';
 import { judgeSuccessor, refusalReason } from './successor-rule.js';
 import { acceptedChain, versionChain, type VersionCache } from './version-chain.js';
 

@@ -1,9 +1,9 @@
 /** The registry's objects as read: pointers checked against their keys, versions by their bytes and size. */
 import type { LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
-import { GateError } from '../errors.js';
-import type { ObjectStore } from '../storage/object-store.js';
-import { isPointerKey, MAX_POINTER_BYTES, MAX_VERSION_BYTES, misplacedPointer, parsePointer, pointerKey, sha256Hex, type RegistryPointer } from './registry-layout.js';
+import { readVersionUpTo, type ObjectStore } from '../storage/object-store.js';
+import { isPointerKey, MAX_POINTER_BYTES, MAX_VERSION_BYTES, misplacedPointer, parsePointer, pointerKey, type RegistryPointer } from './registry-layout.js';
+import { sha256Hex } from '../storage/content-hash.js';
 
 /** A version in force: the contract, the pointer that named it, and the pointer's ETag. */
 export interface RegisteredContract {
@@ -29,7 +29,7 @@ export interface PointerRead {
 /** The pointer of one major, with the ETag a replacement must match; undefined when none is registered. */
 export async function readPointer(store: ObjectStore, prefix: string, name: string, major: number): Promise<PointerRead | undefined> {
   const key = pointerKey(prefix, name, major);
-  const read = await readBounded(store, key, MAX_POINTER_BYTES);
+  const read = await readVersionUpTo(store, key, MAX_POINTER_BYTES);
   if (!read) return undefined;
   const where = `${store.location}/${key}`;
   if ('size' in read) return broken(key, name, major, read.etag, `${where} is ${read.size} bytes: a registry pointer is at most ${MAX_POINTER_BYTES}; it is ignored (publish the contract again to replace it)`);
@@ -42,29 +42,12 @@ export async function readPointer(store: ObjectStore, prefix: string, name: stri
 
 /** The registered file's text, or why it cannot be trusted: missing, too big, or not the bytes registered. */
 export async function readRegisteredText(store: ObjectStore, pointer: RegistryPointer): Promise<{ text: string } | { problem: string }> {
-  const read = await readBounded(store, pointer.key, MAX_VERSION_BYTES);
+  const read = await readVersionUpTo(store, pointer.key, MAX_VERSION_BYTES);
   const where = `${store.location}/${pointer.key}`;
   if (!read) return { problem: `${where}: the registered file is missing` };
   if ('size' in read) return { problem: `${where} is ${read.size} bytes: a registered contract is at most ${MAX_VERSION_BYTES}` };
   if (sha256Hex(read.bytes) !== pointer.sha256) return { problem: `${where}: its bytes are not the ones registered (SHA-256 differs); a registered version is never rewritten, so publish a new version` };
   return { text: new TextDecoder().decode(read.bytes) };
-}
-
-/**
- * An object's bytes and ETag, read in one version, or only its size and ETag when it is bigger
- * than `limit` (not read at all); undefined when absent.
- */
-export async function readBounded(store: ObjectStore, key: string, limit: number): Promise<{ bytes: Uint8Array; etag: string } | { size: number; etag: string } | undefined> {
-  for (;;) {
-    const info = await store.head(key);
-    if (!info) return undefined;
-    if (info.size > limit) return { size: info.size, etag: info.etag };
-    try {
-      return { bytes: await store.read(key, 0, info.size, { ifMatch: info.etag }), etag: info.etag };
-    } catch (error) {
-      if (!(error instanceof GateError && (error.code === 'precondition_failed' || error.code === 'not_found'))) throw error;
-    }
-  }
 }
 
 /** The pointer keys under the prefix. */

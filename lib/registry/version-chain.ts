@@ -2,9 +2,11 @@ import type { ContractDiff } from '../compat/contract-diff.js';
 import { parseContract, type LoadOptions } from '../contract/load-contract.js';
 import type { Contract } from '../contract/model.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { mapLimited, READS_AT_ONCE } from './map-limited.js';
-import { majorPrefix, MAX_VERSION_BYTES, sha256Hex, versionKey, versionOfKey, type RegistryPointer } from './registry-layout.js';
+import { mapLimited } from '../storage/map-limited.js';
+import { READS_AT_ONCE } from './registry-layout.js';
+import { majorPrefix, MAX_VERSION_BYTES, versionKey, versionOfKey, type RegistryPointer } from './registry-layout.js';
 import { compareVersions, isOwnMajorFile, judgeSuccessor, ownMajorFile, refusalReason } from './successor-rule.js';
+import { sha256Hex } from '../storage/content-hash.js';
 
 /** Version objects as loaded, by key: they are write-once, so one read per ETag, a failure included. */
 export type VersionCache = Map<string, { readonly etag: string; readonly loaded: { contract: Contract } | { problem: string } }>;

@@ -5,7 +5,7 @@ import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { contractRegistry, type ContractRegistry, type ContractSource } from '../gate/contract-registry.js';
-import { sha256Hex } from '../registry/registry-layout.js';
+import { sha256Hex } from './content-hash.js';
 
 /**
  * Loads every `*.yaml` / `*.yml` contract directly in a directory. One invalid contract stops the

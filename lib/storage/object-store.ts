@@ -71,9 +71,19 @@ export async function readWhole(store: ObjectStore, key: string): Promise<Uint8A
  * when the key is absent. A record the gate replaces by compare-and-swap is read this way.
  */
 export async function readVersion(store: ObjectStore, key: string): Promise<{ bytes: Uint8Array; etag: string } | undefined> {
+  const read = await readVersionUpTo(store, key, Infinity);
+  return read && 'bytes' in read ? read : undefined;
+}
+
+/**
+ * An object's bytes and ETag, read in one version, or only its size and ETag when it is bigger
+ * than `limit` (not read at all); undefined when absent.
+ */
+export async function readVersionUpTo(store: ObjectStore, key: string, limit: number): Promise<{ bytes: Uint8Array; etag: string } | { size: number; etag: string } | undefined> {
   for (;;) {
     const info = await store.head(key);
     if (!info) return undefined;
+    if (info.size > limit) return { size: info.size, etag: info.etag };
     try {
       return { bytes: await store.read(key, 0, info.size, { ifMatch: info.etag }), etag: info.etag };
     } catch (error) {

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRegistry } from '../../lib/registry/read-registry.js';
 import { registerContract, type RegisterOutcome } from '../../lib/registry/register-contract.js';
-import { parsePointer, sha256Hex } from '../../lib/registry/registry-layout.js';
+import { parsePointer } from '../../lib/registry/registry-layout.js';
 import { readWhole, type ObjectStore } from '../../lib/storage/object-store.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { BUCKET, startEmulatorFixture, type EmulatorFixture } from '../local/emulator-fixture.js';
+import { sha256Hex } from '../../lib/storage/content-hash.js';
 
 const ORDERS = readFileSync('contracts/orders.v1.yaml', 'utf8');
 const NOW = Date.parse('2026-12-01T09:00:00Z');

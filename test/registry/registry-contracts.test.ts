@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerContract } from '../../lib/registry/register-contract.js';
 import { registryContracts } from '../../lib/registry/registry-contracts.js';
-import { sha256Hex } from '../../lib/registry/registry-layout.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { BUCKET, startEmulatorFixture, type EmulatorFixture } from '../local/emulator-fixture.js';
+import { sha256Hex } from '../../lib/storage/content-hash.js';
 
 const ORDERS = readFileSync('contracts/orders.v1.yaml', 'utf8');
 const contractText = (name: string, version: string, maxLength = 32) =>

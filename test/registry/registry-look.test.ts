@@ -5,12 +5,12 @@ import { processMarker } from '../../lib/gate/process-marker.js';
 import { readRegistry } from '../../lib/registry/read-registry.js';
 import { registerContract } from '../../lib/registry/register-contract.js';
 import { registryContracts } from '../../lib/registry/registry-contracts.js';
-import { sha256Hex } from '../../lib/registry/registry-layout.js';
 import { registryPager } from '../../lib/registry/registry-pager.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
 import { planEmailSubscriptions } from '../../lib/subscriptions/email-recipients.js';
 import { dropExample, GOOD_PREFIX, NOW, RecordingNotifier } from '../fixtures/gate-fixture.js';
 import { useLocalBucket } from '../fixtures/local-bucket.js';
+import { sha256Hex } from '../../lib/storage/content-hash.js';
 
 const ORDERS = readFileSync('contracts/orders.v1.yaml', 'utf8');
 const ZETA = ORDERS.replace('name: orders', 'name: zeta').replace('version: 1.2.0', 'version: 1.0.0').replace('orders-oncall@', 'zeta-oncall@').replace('team: orders-platform', 'team: zeta-platform');

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { registerContract } from '../../lib/registry/register-contract.js';
 import { registryContracts } from '../../lib/registry/registry-contracts.js';
-import { sha256Hex } from '../../lib/registry/registry-layout.js';
 import { registryPager } from '../../lib/registry/registry-pager.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
 import { NOW, RecordingNotifier } from '../fixtures/gate-fixture.js';
 import { useLocalBucket } from '../fixtures/local-bucket.js';
+import { sha256Hex } from '../../lib/storage/content-hash.js';
 
 const ORDERS = readFileSync('contracts/orders.v1.yaml', 'utf8');
 const orders = (version: string, edit: (yaml: string) => string = (y) => y) => edit(ORDERS.replace('version: 1.2.0', `version: ${version}`));

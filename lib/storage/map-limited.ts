@@ -1,6 +1,3 @@
-/** Registry objects one look reads at once. */
-export const READS_AT_ONCE = 8;
-
 /** `fn` over `items`, at most `limit` at a time, the results in the items' order. */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
