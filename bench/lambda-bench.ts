@@ -62,7 +62,7 @@ const rows = summaryRows(runs);
 const estimates = VARIANTS.map((variant) => estimate(variant, runs, deployed));
 const ratios = cpuRatios(runs);
 const failed = runs.filter((r) => r.problems.length > 0);
-console.log(`\nvalidate function "${ENV_NAME}": ${deployed.memoryMb} MB, timeout ${deployed.timeoutS} s; node ${heapFlags(deployed.memoryMb).join(' ')}, NODE_OPTIONS=--enable-source-maps; bundle ${(bundle.codeBytes / 2 ** 20).toFixed(2)} MB`);
+console.log(`\nvalidate function "${ENV_NAME}": ${deployed.memoryMb} MB, timeout ${deployed.timeoutS} s; node ${heapFlags(deployed.memoryMb).join(' ')}; bundle ${(bundle.codeBytes / 2 ** 20).toFixed(2)} MB`);
 console.log(`orders, 6 columns, Snappy, DuckDB ROW_GROUP_SIZE ${ROW_GROUP.toLocaleString('en-US')}, one file per partition; ${RUNS} run(s), medians; handler pinned with taskset ${pinned ? '(this process and the S3 endpoint on CPU 1)' : 'NOT (taskset missing or one core)'}; ${CORES} cores`);
 console.log(`load average (/proc/loadavg) at start: ${load.start}; at end: ${load.end}  (a shared machine: wall times are noisy)\n`);
 printTable(rows);

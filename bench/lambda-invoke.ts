@@ -40,7 +40,7 @@ export interface Invocation extends Omit<HandlerResult, 'result' | 'error'> {
 /**
  * As the Lambda Node.js runtime's bootstrap sets them from AWS_LAMBDA_FUNCTION_MEMORY_SIZE: a
  * tenth of the memory for the young generation (half of it per semi-space), the rest for the old
- * one. The deployment itself adds only NODE_OPTIONS=--enable-source-maps (gate-function.ts).
+ * one. The deployment itself adds no NODE_OPTIONS (gate-function.ts: no source maps to enable).
  */
 export function heapFlags(memoryMb: number): string[] {
   const newSpace = Math.floor(memoryMb / 10);
@@ -84,7 +84,7 @@ function runHandler(spec: InvokeSpec, endpoint: string, dir: string): Promise<Ch
   const [command, ...args] = spec.cpus === undefined ? node : ['taskset', '-c', spec.cpus, ...node];
   const env = {
     ...passedThrough(),
-    PATH: process.env.PATH ?? '', NODE_OPTIONS: '--enable-source-maps', AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
+    PATH: process.env.PATH ?? '', AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
     GATE_BUCKET: BUCKET, GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:000000000000:contract-gate-bench', AWS_REGION: 'eu-west-1',
     AWS_ACCESS_KEY_ID: 'AKIDBENCH', AWS_SECRET_ACCESS_KEY: 'bench', AWS_EC2_METADATA_DISABLED: 'true',
     AWS_ENDPOINT_URL_S3: endpoint, AWS_ENDPOINT_URL_SNS: spec.sns.endpoint,

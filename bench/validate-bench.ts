@@ -86,7 +86,7 @@ function printSections(s3Result: typeof s3, bundleResult: typeof bundle): void {
   if (!bundleResult) return;
   console.log(`validate bundle: index.mjs ${mb(bundleResult.code_bytes)}, map ${mb(bundleResult.map_bytes)}, asset total ${mb(bundleResult.asset_bytes)} (about ${mb(bundleResult.zipped_bytes)} deflated); largest inputs: ${bundleResult.top_inputs.map((i) => `${i.name} ${mb(i.bytes)}`).join(', ')}`);
   for (const [name, init] of Object.entries(bundleResult.init)) {
-    console.log(`validate init (${name === 'deployed' ? 'NODE_OPTIONS=--enable-source-maps, as deployed' : 'no source maps'}): import ${init.import_ms_median.toFixed(0)} ms median (${init.import_ms.map((v) => v.toFixed(0)).join(', ')}), process start to ready ${init.ready_ms_median.toFixed(0)} ms; handles left open after import: ${init.open_handles.length ? init.open_handles.join(', ') : 'none'}`);
+    console.log(`validate init (${name === 'deployed' ? 'as deployed' : 'no NODE_OPTIONS'}): import ${init.import_ms_median.toFixed(0)} ms median (${init.import_ms.map((v) => v.toFixed(0)).join(', ')}), process start to ready ${init.ready_ms_median.toFixed(0)} ms; handles left open after import: ${init.open_handles.length ? init.open_handles.join(', ') : 'none'}`);
   }
 }
 

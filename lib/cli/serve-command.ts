@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
+import { requireEmulatorPackage } from '../local/emulator-package.js';
 import { startLocalGate, type LocalGate } from '../local/local-gate.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { DEMO_NOW } from './demo-command.js';
@@ -30,6 +31,8 @@ export async function serveCommand(args: string[], io: CliIo, signals: AbortSign
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new GateError('bad_arguments', `--port must be a port number, not "${values.port}"`);
+  // Before the lake directory is made: an install without the emulator leaves nothing behind.
+  requireEmulatorPackage('contract-gate serve');
   // Frozen, as validate's --now is, so a replay decides the same way however long it runs.
   const fixed = values.now === undefined ? undefined : parseNow(values.now);
   const loadOptions = loadOptionsFrom(values);

@@ -1,15 +1,15 @@
 /**
  * The gate's Lambda handlers as `npm run build` bundles them (scripts/bundle-handlers.ts) into
- * `dist/bundles/<name>/index.mjs`, and as GateFunction finds them again by entry. One table, so
+ * `dist/bundles/handlers/<name>.mjs`, and as GateFunction finds them again by entry. One table, so
  * a handler added to the stack without a prebuilt bundle is caught by the bundle tests, not by a
  * user whose synth suddenly needs esbuild.
  */
 export interface HandlerBundle {
-  /** The directory under `dist/bundles/`. */
+  /** The file `<name>.mjs` in `dist/bundles/handlers/`, and the Lambda handler `<name>.handler`. */
   readonly name: string;
   /** The handler module, relative to the project root. */
   readonly entry: string;
-  /** Whether the worker threads' entry (lib/parallel/slice-worker.ts) ships beside it as `slice-worker.mjs`. */
+  /** Whether it starts the worker threads' entry (lib/parallel/slice-worker.ts), `slice-worker.mjs` beside it. */
   readonly sliceWorker: boolean;
 }
 
@@ -29,8 +29,19 @@ export const SLICE_WORKER_ENTRY = 'lib/parallel/slice-worker.ts';
 export const BUNDLES_DIR = 'dist/bundles';
 
 /**
- * esbuild's inputs of each bundle, beside (not inside) its directory: the asset carries only
- * what Lambda runs, and a synth from the sources can tell a stale bundle from a fresh one.
+ * The handlers' code: one build of every handler and the slice worker with the code they share
+ * in chunks beside them (`chunk-*.mjs`), all in this one directory, which is every function's
+ * asset (CDK uploads it once). Seven bundles each carrying the AWS SDK made a 6 MB package.
+ */
+export const HANDLERS_DIR = `${BUNDLES_DIR}/handlers`;
+
+/** The handler's file in HANDLERS_DIR. */
+export const handlerFile = (bundle: HandlerBundle): string => `${bundle.name}.mjs`;
+
+/**
+ * esbuild's inputs of each handler (its chunks' and, where it has one, its worker's included),
+ * beside (not inside) HANDLERS_DIR: the asset carries only what Lambda runs, and a synth from the
+ * sources can tell a stale bundle from a fresh one.
  */
 export const inputsFile = (name: string): string => `${BUNDLES_DIR}/${name}.inputs.json`;
 
@@ -43,9 +54,10 @@ export const REQUIRE_BANNER = "import { createRequire } from 'module'; const req
 
 /**
  * The esbuild settings every handler is bundled with, prebuilt or by NodejsFunction: Node 22 as
- * the functions' runtime, minified, source maps without the sources (stack traces need only the
- * mappings; the sources would double the asset), and everything bundled, the pinned AWS SDK the
- * gate is tested with included rather than whichever one the runtime carries.
+ * the functions' runtime, minified, and everything bundled, the pinned AWS SDK the gate is tested
+ * with included rather than whichever one the runtime carries. No source maps: they were twice
+ * the code's size, and `--enable-source-maps` added about a tenth to the validate handler's cold
+ * import (README, "The package"); a GateError's message says what failed without a stack.
  */
 export const BUNDLE_SETTINGS = {
   platform: 'node',
@@ -53,7 +65,7 @@ export const BUNDLE_SETTINGS = {
   target: 'node22',
   mainFields: ['module', 'main'],
   minify: true,
-  sourcemap: true,
+  sourcemap: false,
   sourcesContent: false,
   banner: REQUIRE_BANNER,
 } as const;

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLES_DIR, bundleFor, inputsFile } from './handler-bundles.js';
+import { bundleFor, HANDLERS_DIR, handlerFile, inputsFile } from './handler-bundles.js';
 
 /** Where a handler's prebuilt code is, or why there is none to use. */
 export type PrebuiltBundle =
-  | { readonly kind: 'fresh'; readonly dir: string }
+  /** `dir` holds every handler's code (HANDLERS_DIR); `handler` is this one's, as Lambda names it. */
+  | { readonly kind: 'fresh'; readonly dir: string; readonly handler: string }
   /** A clone whose sources changed since `npm run build` (or that was never built): bundle them now. */
   | { readonly kind: 'stale' }
   /** A handler the build does not know, or an installed package without its bundles. */
@@ -18,11 +19,12 @@ export type PrebuiltBundle =
 export function prebuiltBundle(projectRoot: string, entry: string): PrebuiltBundle {
   const bundle = bundleFor(entry);
   if (!bundle) return { kind: 'missing' };
-  const dir = join(projectRoot, BUNDLES_DIR, bundle.name);
-  const main = join(dir, 'index.mjs');
+  const dir = join(projectRoot, HANDLERS_DIR);
+  const main = join(dir, handlerFile(bundle));
+  const handler = `${bundle.name}.handler`;
   const fromSources = existsSync(join(projectRoot, entry));
   if (!existsSync(main)) return fromSources ? { kind: 'stale' } : { kind: 'missing', dir };
-  if (!fromSources) return { kind: 'fresh', dir };
+  if (!fromSources) return { kind: 'fresh', dir, handler };
   const inputs = readInputs(join(projectRoot, inputsFile(bundle.name)));
   if (!inputs) return { kind: 'stale' };
   const built = statSync(main).mtimeMs;
@@ -31,7 +33,7 @@ export function prebuiltBundle(projectRoot: string, entry: string): PrebuiltBund
     const path = join(projectRoot, input);
     return !existsSync(path) || statSync(path).mtimeMs > built;
   });
-  return changed ? { kind: 'stale' } : { kind: 'fresh', dir };
+  return changed ? { kind: 'stale' } : { kind: 'fresh', dir, handler };
 }
 
 function readInputs(file: string): string[] | undefined {

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { describeError, GateError } from '../errors.js';
+import { requireEmulatorPackage } from './emulator-package.js';
 import { EMULATOR_HOST, type ChildMessage, type ObjectCreatedEvent, type PageResponse, type ParentMessage } from './emulator-protocol.js';
 
 export type { ObjectCreatedEvent } from './emulator-protocol.js';
@@ -31,6 +32,7 @@ const STOP_GRACE_MS = 5_000;
  * process and resolves once it listens.
  */
 export async function startS3Emulator(options: S3EmulatorOptions): Promise<S3Emulator> {
+  requireEmulatorPackage('reading a serve directory\'s lake with no serve running');
   const requestedPort = options.port ?? 0;
   const child = forkChild();
   child.on('message', (message: ChildMessage) => {

@@ -103,8 +103,9 @@ function inWorker(worker: Worker, task: SliceTask): Promise<SliceResult> {
 }
 
 /**
- * The worker's entry beside this module: compiled (dist/), bundled beside a Lambda's index.mjs
- * (see gate-function.ts), or TypeScript under tsx or vitest, which registers tsx first.
+ * The worker's entry beside this module: compiled (dist/), bundled beside the chunk this module
+ * is in (dist/bundles/handlers/, flat; see handler-bundles.ts) or a NodejsFunction's index.mjs,
+ * or TypeScript under tsx or vitest, which registers tsx first.
  */
 function startWorker(): Worker {
   if (import.meta.url.endsWith('.mjs')) return new Worker(new URL('./slice-worker.mjs', import.meta.url));

@@ -37,11 +37,11 @@ describe('the bundled validate function', () => {
     await dropExample(store, 'bad', prefix);
     const marker = await store.head(`${prefix}_READY`);
     const event = s3Notification({ bucket: 'lake', key: `${prefix}_READY`, size: marker!.size, etag: marker!.etag, eventName: 'ObjectCreated:Put', eventTime: new Date().toISOString() });
-    writeFileSync(join(task, 'invoke.mjs'), `import { handler } from './index.mjs';\nconsole.log(JSON.stringify(await handler(${JSON.stringify({ Records: [{ eventSource: 'aws:sqs', messageId: 'm-1', body: JSON.stringify(event) }] })})));\n`);
+    writeFileSync(join(task, 'invoke.mjs'), `import { handler } from './validate.mjs';\nconsole.log(JSON.stringify(await handler(${JSON.stringify({ Records: [{ eventSource: 'aws:sqs', messageId: 'm-1', body: JSON.stringify(event) }] })})));\n`);
     const env = {
       PATH: process.env.PATH, GATE_BUCKET: 'lake', GATE_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:gate',
       AWS_ENDPOINT_URL_S3: emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint, AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', NODE_OPTIONS: '--enable-source-maps', ...extraEnv,
+      AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', ...extraEnv,
     };
     const { stdout } = await promisify(execFile)(process.execPath, ['invoke.mjs'], { cwd: task, env });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ batchItemFailures: [] });

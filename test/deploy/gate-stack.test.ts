@@ -120,7 +120,6 @@ describe('the ready queue', () => {
 
 describe('the functions', () => {
   const gateEnvironment = (topic: string, bucket: string) => ({
-    NODE_OPTIONS: '--enable-source-maps',
     GATE_BUCKET: { Ref: bucket },
     GATE_TOPIC_ARN: { Ref: topic },
     GATE_STAGING_PREFIX: 'staging/',
@@ -135,7 +134,7 @@ describe('the functions', () => {
       FunctionName: 'contract-gate-prod-validate',
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
-      Handler: 'index.handler',
+      Handler: 'validate.handler',
       MemorySize: 3008,
       Timeout: 600,
       Environment: { Variables: gateEnvironment(ids.topic, ids.bucket) },

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GateFunction } from '../../lib/deploy/gate-function.js';
@@ -18,7 +19,7 @@ afterEach(() => {
 function project(options: { sources: boolean }): string {
   const root = mkdtempSync(join(tmpdir(), 'cg-prebuilt-'));
   dirs.push(root);
-  mkdirSync(join(root, 'dist/bundles/probe'), { recursive: true });
+  mkdirSync(join(root, 'dist/bundles/handlers'), { recursive: true });
   mkdirSync(join(root, 'contracts'));
   writeFileSync(join(root, 'contracts/orders.v1.yaml'), 'name: orders\n');
   writeFileSync(join(root, 'contracts/contract.schema.json'), '{}');
@@ -28,14 +29,14 @@ function project(options: { sources: boolean }): string {
     utimesSync(join(root, ENTRY), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     writeFileSync(join(root, inputsFile('probe')), JSON.stringify([ENTRY]));
   }
-  writeFileSync(join(root, 'dist/bundles/probe/index.mjs'), 'export const handler = async () => ({});\n');
+  writeFileSync(join(root, 'dist/bundles/handlers/probe.mjs'), 'export const handler = async () => ({});\n');
   return root;
 }
 
 describe('the prebuilt bundle of a handler', () => {
   it('is the code of an installed package, which has no sources', () => {
     const root = project({ sources: false });
-    expect(prebuiltBundle(root, ENTRY)).toEqual({ kind: 'fresh', dir: join(root, 'dist/bundles/probe') });
+    expect(prebuiltBundle(root, ENTRY)).toEqual({ kind: 'fresh', dir: join(root, 'dist/bundles/handlers'), handler: 'probe.handler' });
   });
 
   it('is used in a clone while no input changed since the build, and not once one did', () => {
@@ -52,7 +53,7 @@ describe('the prebuilt bundle of a handler', () => {
     expect(prebuiltBundle(root, 'lambdas/other/handler.ts').kind).toBe('missing');
   });
 
-  it('deploys as a plain function from the bundle, the contracts staged beside it outside dist/', () => {
+  it('deploys as a plain function from the handlers\' code, named by its file, the contracts staged beside it outside dist/', () => {
     const root = project({ sources: false });
     const outdir = mkdtempSync(join(tmpdir(), 'cg-prebuilt-out-'));
     dirs.push(outdir);
@@ -63,9 +64,10 @@ describe('the prebuilt bundle of a handler', () => {
     app.synth();
     const asset = gate.function.node.findAll().map((c) => (c as { assetPath?: string }).assetPath).find((p) => p !== undefined)!;
     const staged = join(outdir, asset);
-    expect(readdirSync(staged).sort()).toEqual(['contracts', 'index.mjs']);
+    expect(readdirSync(staged).sort()).toEqual(['contracts', 'probe.mjs']);
     expect(readdirSync(join(staged, 'contracts'))).toEqual(['orders.v1.yaml']);
-    expect(readFileSync(join(staged, 'index.mjs'), 'utf8')).toBe(readFileSync(join(root, 'dist/bundles/probe/index.mjs'), 'utf8'));
-    expect(readdirSync(join(root, 'dist/bundles/probe'))).toEqual(['index.mjs']);
+    expect(readFileSync(join(staged, 'probe.mjs'), 'utf8')).toBe(readFileSync(join(root, 'dist/bundles/handlers/probe.mjs'), 'utf8'));
+    expect(readdirSync(join(root, 'dist/bundles/handlers'))).toEqual(['probe.mjs']);
+    expect((gate.function.node.defaultChild as CfnFunction).handler).toBe('probe.handler');
   });
 });

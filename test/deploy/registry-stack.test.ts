@@ -47,7 +47,7 @@ describe('the reconcile function', () => {
       Architectures: ['arm64'],
       ReservedConcurrentExecutions: 1,
       Environment: {
-        Variables: { NODE_OPTIONS: '--enable-source-maps', GATE_BUCKET: { Ref: ids.bucket }, GATE_REGISTRY_PREFIX: 'registry/', GATE_STATE_PREFIX: '_gate/', GATE_TOPIC_ARN: { Ref: ids.topic } },
+        Variables: { GATE_BUCKET: { Ref: ids.bucket }, GATE_REGISTRY_PREFIX: 'registry/', GATE_STATE_PREFIX: '_gate/', GATE_TOPIC_ARN: { Ref: ids.topic } },
       },
     });
   });
@@ -126,8 +126,8 @@ describe('the functions that read contracts', () => {
       expect(readdirSync(assetDirectory(gate, gate.logicalId(fn.function))), fn.node.path).not.toContain('contracts');
     }
     const dir = assetDirectory(gate, ids.reconcile);
-    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
-    const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)}); console.log(typeof m.handler);`;
+    expect(readdirSync(dir)).toContain('reconcile.mjs');
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'reconcile.mjs')).href)}); console.log(typeof m.handler);`;
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } }).trim()).toBe('function');
   });
 });
@@ -142,10 +142,10 @@ describe('the bundled reconcile function', () => {
       // Copied out of the project, as on Lambda: nothing but the bundle.
       const task = mkdtempSync(join(tmpdir(), 'cg-reconcile-task-'));
       cpSync(assetDirectory(gate, ids.reconcile), task, { recursive: true });
-      writeFileSync(join(task, 'invoke.mjs'), "import { handler } from './index.mjs';\nconsole.log(JSON.stringify(await handler({ Records: [] })));\n");
+      writeFileSync(join(task, 'invoke.mjs'), "import { handler } from './reconcile.mjs';\nconsole.log(JSON.stringify(await handler({ Records: [] })));\n");
       const variables = gate.template.toJSON().Resources[ids.reconcile].Properties.Environment.Variables as Record<string, unknown>;
       const env = {
-        PATH: process.env.PATH, NODE_OPTIONS: String(variables.NODE_OPTIONS), GATE_REGISTRY_PREFIX: String(variables.GATE_REGISTRY_PREFIX), GATE_STATE_PREFIX: String(variables.GATE_STATE_PREFIX),
+        PATH: process.env.PATH, GATE_REGISTRY_PREFIX: String(variables.GATE_REGISTRY_PREFIX), GATE_STATE_PREFIX: String(variables.GATE_STATE_PREFIX),
         GATE_BUCKET: BUCKET, GATE_TOPIC_ARN: sns.topicArn, AWS_ENDPOINT_URL_S3: s3.emulator.endpoint, AWS_ENDPOINT_URL_SNS: sns.endpoint,
         AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       };

@@ -116,6 +116,12 @@ export function allStatements(template: Template): { resource: string; type: str
 export const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
 /** The staged directory of a function's code asset, found through the stack's asset manifest. */
+/** The file of the function's handler in its asset: `validate.mjs` for `validate.handler`. */
+export function handlerModule(gate: GateSynth, functionLogicalId: string): string {
+  const handler = gate.template.toJSON().Resources[functionLogicalId].Properties.Handler as string;
+  return `${handler.slice(0, handler.lastIndexOf('.'))}.mjs`;
+}
+
 export function assetDirectory(gate: GateSynth, functionLogicalId: string): string {
   const code = gate.template.toJSON().Resources[functionLogicalId].Properties.Code as { S3Key: string };
   const hash = code.S3Key.replace(/\.zip$/, '');

@@ -3,7 +3,8 @@ import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
-import { HANDLER_BUNDLES } from '../../lib/deploy/handler-bundles.js';
+import { HANDLER_BUNDLES, HANDLERS_DIR, handlerFile } from '../../lib/deploy/handler-bundles.js';
+import { EMULATOR_PACKAGE, EMULATOR_VERSION } from '../../lib/local/emulator-package.js';
 import { CONSUMER_TS, CONSUMER_TSCONFIG, RUN_MJS } from './consumer-source.js';
 import { scratchApp, type ScratchApp } from './scratch-app.js';
 
@@ -26,6 +27,23 @@ afterAll(() => {
 });
 
 const installed = () => join(app.dir, 'node_modules/contract-gate');
+const TARBALL_LIMIT = 2_000_000;
+
+/**
+ * The emulator and every package it alone brings: its dependencies, as the repository's lock file
+ * resolves them, that the lock file installs for development only.
+ */
+function emulatorTree(): Set<string> {
+  const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; dependencies?: Record<string, string> }> };
+  const seen = new Set<string>();
+  for (const queue = [EMULATOR_PACKAGE]; queue.length > 0;) {
+    const name = queue.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    queue.push(...Object.keys(lock.packages[`node_modules/${name}`]?.dependencies ?? {}));
+  }
+  return new Set([...seen].filter((name) => name === EMULATOR_PACKAGE || lock.packages[`node_modules/${name}`]?.dev === true));
+}
 
 describe('the package, installed from its tarball into an app outside the repository', () => {
   it('ships the built code, its declarations and bundles, the schema, README and LICENSE, and nothing else', () => {
@@ -35,10 +53,32 @@ describe('the package, installed from its tarball into an app outside the reposi
       expect(files).toContain(`${entry}.js`);
       expect(files).toContain(`${entry}.d.ts`);
     }
-    for (const bundle of HANDLER_BUNDLES) expect(files).toContain(`dist/bundles/${bundle.name}/index.mjs`);
-    expect(files).toContain('dist/bundles/validate/slice-worker.mjs');
-    expect(files.filter((f) => /\.js\.map$|inputs\.json$|\/deploy\/(gate-)?app\./.test(f))).toEqual([]);
+    for (const bundle of HANDLER_BUNDLES) expect(files).toContain(`${HANDLERS_DIR}/${handlerFile(bundle)}`);
+    expect(files).toContain(`${HANDLERS_DIR}/slice-worker.mjs`);
+    expect(files.filter((f) => /\.map$|inputs\.json$|\/deploy\/(gate-)?app\./.test(f))).toEqual([]);
   });
+
+  it('packs into a tarball of at most 2 MB', () => {
+    expect(app.packed.size).toBeLessThanOrEqual(TARBALL_LIMIT);
+  });
+
+  it('installs no S3 emulator: the runtime tree holds neither it nor any package it alone brings', async () => {
+    const { stdout } = await app.exec('npm', ['ls', '--omit=dev', '--all', '--parseable']);
+    // Not what aws-cdk-lib, the app's own dependency, bundles inside itself (mime-types, among others).
+    const lines = stdout.split('\n').filter((line) => line.includes('/node_modules/') && !line.includes('/node_modules/aws-cdk-lib/node_modules/'));
+    const installedNames = new Set(lines.map((line) => line.slice(line.lastIndexOf('/node_modules/') + 14)));
+    expect(installedNames).toContain('contract-gate');
+    const emulator = emulatorTree();
+    expect(emulator.size).toBeGreaterThan(50);
+    expect([...installedNames].filter((name) => emulator.has(name))).toEqual([]);
+  });
+
+  it('answers serve without the emulator installed with what to install, and leaves no lake directory', async () => {
+    const dir = join(app.dir, 'lake');
+    const serve = app.exec(join(app.dir, 'node_modules/.bin/contract-gate'), ['serve', '--dir', dir, '--port', '0'], { timeoutMs: 120_000 });
+    await expect(serve).rejects.toThrow(`needs a local S3 endpoint, and so ${EMULATOR_PACKAGE}, an optional peer dependency of contract-gate that is not installed. Install it beside contract-gate: npm install --save-dev ${EMULATOR_PACKAGE}@${EMULATOR_VERSION}`);
+    expect(existsSync(dir)).toBe(false);
+  }, SLOW);
 
   it('has none of the repository\'s dev dependencies installed beside it', () => {
     for (const name of ['esbuild', 'cdk-nag', 'tsx', 'typescript', 'vitest', 'aws-cdk']) expect(existsSync(join(app.dir, 'node_modules', name)), name).toBe(false);
@@ -77,11 +117,11 @@ describe('the package, installed from its tarball into an app outside the reposi
     for (const fn of result.functions) {
       const asset = join(outdir, fn.code);
       const name = /Validate/.test(fn.id) ? 'validate' : /Probe/.test(fn.id) ? 'probe' : /Reconcile/.test(fn.id) ? 'reconcile' : undefined;
-      if (name) expect(readFileSync(join(asset, 'index.mjs')), fn.id).toEqual(readFileSync(join(installed(), 'dist/bundles', name, 'index.mjs')));
-      else expect(readdirSync(asset), fn.id).toContain('index.mjs');
+      if (name) expect(readFileSync(join(asset, `${name}.mjs`)), fn.id).toEqual(readFileSync(join(installed(), HANDLERS_DIR, `${name}.mjs`)));
+      else expect(readdirSync(asset).some((f) => f.endsWith('.mjs')), fn.id).toBe(true);
     }
     // Nothing of the package was written to while synthesizing (no contracts copied into dist/).
-    expect(readdirSync(join(installed(), 'dist/bundles/validate')).sort()).toEqual(['index.mjs', 'index.mjs.map', 'slice-worker.mjs', 'slice-worker.mjs.map']);
+    expect(readdirSync(join(installed(), HANDLERS_DIR)).filter((f) => !f.endsWith('.mjs'))).toEqual([]);
   }, SLOW);
 
   it('keeps the bin working', async () => {

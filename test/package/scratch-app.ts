@@ -48,7 +48,7 @@ export function pinnedPeers(): Record<'aws-cdk-lib' | 'constructs', string> {
  * other tests. A failed install (no registry, no cache) fails the test and says so.
  */
 export async function scratchApp(): Promise<ScratchApp> {
-  if (!existsSync(join(PROJECT_ROOT, 'dist/bundles/validate/index.mjs'))) {
+  if (!existsSync(join(PROJECT_ROOT, 'dist/bundles/handlers/validate.mjs'))) {
     throw new Error('dist/ has no prebuilt bundles: run `npm run build` (npm test does) before the package test');
   }
   const root = mkdtempSync(join(tmpdir(), 'cg-consumer-'));
