@@ -16,6 +16,8 @@ import { bucketPrefixes, roleStatements } from './role-policy.js';
 // reports of it, each check must find. One account and region; stacks One and Two hold a gate
 // with the defaults each, Other a gate named otherwise, Pair two gates of one name in one stack.
 // One also holds a producer and a consumer role, granted through the gate.
+// With issue 29's props (no physical names unless asked), two gates collide only when asked for
+// the same names: this fixture then gives One, Two and Pair's gates one `namePrefix`.
 const ENV = { account: '111111111111', region: 'eu-west-1' };
 let outdir: string;
 let stacks: AssemblyStack[];
