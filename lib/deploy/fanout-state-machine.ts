@@ -1,4 +1,4 @@
-import { Aws, Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { EventField, Match, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -39,6 +39,8 @@ export interface FanoutStateMachineProps {
 const INLINE_MAP_MAX_CONCURRENCY = 40;
 // Run records are scratch once decided; the decision and notice records keep the state retention.
 const RUN_RETENTION = Duration.days(7);
+// The Distributed Map's label: CDK grants its child executions (`<state machine>/<label>:*`) by it.
+const CHECK_FILES_LABEL = 'CheckFiles';
 
 /**
  * Big partitions past one function: the validate function writes `_gate/runs/.../requested.json`,
@@ -101,7 +103,7 @@ export class FanoutStateMachine extends Construct {
       maxConcurrency: config.mapConcurrency,
       // Standard children: one file may take longer than an Express execution's five minutes.
       mapExecutionType: StateMachineType.STANDARD,
-      label: 'CheckFiles',
+      label: CHECK_FILES_LABEL,
       resultPath: JsonPath.DISCARD,
     });
     checkFiles.itemProcessor(this.invoke('CheckFile', this.functions.mapFile.function, TaskInput.fromJsonPathAt('$')));
@@ -145,18 +147,29 @@ export class FanoutStateMachine extends Construct {
     });
   }
 
+  /**
+   * The ARN of this state machine's executions (`:*`), or of a Distributed Map's child executions
+   * under `label` (`/<label>:*`), as CDK renders them in its grants (StateMachineGrants.execution,
+   * StateGraph's DistributedMapPolicy).
+   */
+  private executionsArn(label?: string): string {
+    const name = Arn.split(this.stateMachine.stateMachineArn, ArnFormat.COLON_RESOURCE_NAME).resourceName;
+    const arn = (resourceName: string) => Stack.of(this.stateMachine).formatArn({ service: 'states', resource: 'execution', resourceName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    return label === undefined ? `${arn(name!)}:*` : arn(`${name}/${label}:*`);
+  }
+
   private acknowledge(runs: string): void {
     acknowledgeWildcardResources(
       this.stateMachine,
       [runs, ...this.functions.all.map((f) => `${f.function.functionArn}:*`)],
       'The item reader reads items.json under _gate/runs/* (keys named per run); a Lambda step may invoke the versions of its own function (<arn>:*), as CDK\'s LambdaInvoke grants.',
     );
-    // As CDK grants them for a Distributed Map: its child executions, named by Step Functions.
-    const name = Fn.select(6, Fn.split(':', this.stateMachine.stateMachineArn));
-    const executions = `arn:${Aws.PARTITION}:states:${Aws.REGION}:${Aws.ACCOUNT_ID}:execution:${name}`;
+    // The child executions a Distributed Map is granted, built as CDK builds that grant
+    // (StateGraph's DistributedMapPolicy): a stack with an explicit env gets a concrete account
+    // and region in it, one without gets the pseudo parameters, and the acknowledgement follows.
     acknowledgeWildcardResources(
       this.stateMachine,
-      [`${executions}:*`, `${executions}/CheckFiles:*`],
+      [this.executionsArn(), this.executionsArn(CHECK_FILES_LABEL)],
       'A Distributed Map starts, describes and stops child executions of this state machine, whose names Step Functions generates at run time.',
     );
     Validations.of(this.stateMachine).acknowledge({
