@@ -28,9 +28,11 @@ export interface ContractGateProps {
    */
   readonly namePrefix?: string;
   /**
-   * The bucket producers drop into. An existing bucket (`Bucket.fromBucketName`, an `IBucket` from
-   * another stack) keeps its own policy, lifecycle, logging and encryption: the gate only adds
-   * grants and event notifications.
+   * The bucket producers drop into. An existing bucket (`Bucket.fromBucketName`, a name from
+   * `Fn.importValue`, a `Bucket` of another stack) keeps its own policy, lifecycle, logging and
+   * encryption: the gate only adds grants and event notifications (in the gate's stack: a bucket of
+   * another stack is used by its name from this one). Retention, lock and `bucketName` props are
+   * errors with it.
    * @default a new versioned bucket, with access logs, lifecycle rules and the audit statements
    */
   readonly bucket?: IBucket;

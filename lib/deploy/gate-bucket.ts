@@ -129,7 +129,11 @@ export class GateBucket extends Construct {
     this.created = props.bucket === undefined;
     if (props.bucket) {
       // An existing bucket's policy is its owner's, the write-once statement of denyVersionRewrites too.
-      this.bucket = props.bucket;
+      // A bucket of another stack is used by name from this one: its notifications (and their
+      // handler) then live here, and that stack never refers back to this one, which would be a cycle.
+      this.bucket = Stack.of(props.bucket) === Stack.of(this)
+        ? props.bucket
+        : Bucket.fromBucketAttributes(this, 'Bucket', { bucketName: props.bucket.bucketName, ...(key ? { encryptionKey: key } : {}) });
       return;
     }
     const create = props.create ?? {};

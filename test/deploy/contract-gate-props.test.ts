@@ -5,6 +5,7 @@ import { App, Duration, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,12 +101,19 @@ describe('an existing bucket named by a token', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ GATE_BUCKET: { 'Fn::ImportValue': 'LakeBucketName' } }) } });
   });
 
-  it('of another stack synthesizes too', () => {
+  it('of another stack synthesizes too, imported by name or passed as it is', () => {
     const app = new App();
-    const lake = new Bucket(new Stack(app, 'Storage'), 'Lake');
-    const stack = new Stack(app, 'Gate');
-    new ContractGate(stack, 'Gate', { bucket: Bucket.fromBucketName(stack, 'Lake', lake.bucketName), fanout: { bucketEventBridge: 'enabled-by-owner' } });
+    const storage = new Stack(app, 'Storage');
+    const lake = new Bucket(storage, 'Lake', { encryptionKey: new Key(storage, 'LakeKey') });
+    const byName = new Stack(app, 'ByName');
+    new ContractGate(byName, 'Gate', { bucket: Bucket.fromBucketName(byName, 'Lake', lake.bucketName), fanout: { bucketEventBridge: 'enabled-by-owner' } });
+    // Passed as it is, the notifications stay in the gate's stack: Storage never refers to it (no cycle).
+    const direct = new Stack(app, 'Direct');
+    const gate = new ContractGate(direct, 'Gate', { bucket: lake, fanout: { bucketEventBridge: 'enable' } });
     expect(() => app.synth()).not.toThrow();
+    expect(gate.encryptionKey).toBe(lake.encryptionKey);
+    Template.fromStack(direct).resourceCountIs('Custom::S3BucketNotifications', 1);
+    Template.fromStack(storage).resourceCountIs('Custom::S3BucketNotifications', 0);
   });
 });
 
