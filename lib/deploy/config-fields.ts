@@ -1,6 +1,6 @@
 import { didYouMean } from '../contract/did-you-mean.js';
 
-/** A mistake in cdk.json: the message says what to fix, so no stack trace is needed. */
+/** A mistake in cdk.json or in a ContractGate's props: the message says what to fix, so no stack trace is needed. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }

@@ -1,13 +1,22 @@
-import { CfnOutput, Duration, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Names, Tags, type RemovalPolicy } from 'aws-cdk-lib';
+import type { Alarm, IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { planEmailSubscriptions } from '../subscriptions/email-recipients.js';
 import type { ContractGateProps } from './contract-gate-props.js';
-import { environmentConfig, type EnvironmentConfig } from './environment-config.js';
+import { grantDataset } from './dataset-grants.js';
 import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
 import { GateBucket, requireDatasetName } from './gate-bucket.js';
 import { GateDashboard, METRICS_NAMESPACE, METRICS_SERVICE } from './gate-dashboard.js';
+import { gateSettings, type GateSettings } from './gate-settings.js';
 import { GateTopic } from './gate-topic.js';
 import { ProbeFunction } from './probe-function.js';
 import { ReadyQueue } from './ready-queue.js';
@@ -19,12 +28,32 @@ export type { ContractGateProps } from './contract-gate-props.js';
 
 /**
  * The whole gate as one construct, for any stack: bucket (new or existing), ready queue,
- * validate and probe functions, the notice topic, alarms; the fan-out for big partitions and,
- * with the contract registry, the subscription reconciler. `new ContractGate(stack, 'Gate')`
- * alone deploys a working gate on a new bucket, reading contracts from its registry.
+ * validate and probe functions, the notice topic (new or existing), alarms; the fan-out for big
+ * partitions and, with the contract registry, the subscription reconciler. `new
+ * ContractGate(stack, 'Gate')` alone deploys a working gate on a new bucket, reading contracts
+ * from its registry, with CloudFormation-generated names: two gates in one account never collide.
  */
 export class ContractGate extends Construct {
-  readonly config: EnvironmentConfig;
+  /** The gate's `Gate` metric dimension and `contract-gate:gate` tag. */
+  readonly gateName: string;
+  /** The bucket producers drop into, created or given. */
+  readonly bucket: IBucket;
+  /** The key the bucket's objects are encrypted with, when SSE-KMS. */
+  readonly encryptionKey?: IKey;
+  /** Every notice and alarm goes here, created or given. */
+  readonly topic: ITopic;
+  /** The completion markers' events, waiting for the validate function. */
+  readonly queue: Queue;
+  /** Markers that failed every delivery. */
+  readonly deadLetterQueue: Queue;
+  readonly validateFunction: LambdaFunction;
+  readonly probeFunction: LambdaFunction;
+  /** Present when contracts come from the registry. */
+  readonly reconcileFunction?: LambdaFunction;
+  /** The fan-out's state machine, when the fan-out is enabled (its functions: `fanout.functions`). */
+  readonly stateMachine?: StateMachine;
+  /** Every alarm of the gate, the fan-out's included. */
+  readonly alarms: readonly Alarm[];
   readonly gateBucket: GateBucket;
   readonly notices: GateTopic;
   readonly ready: ReadyQueue;
@@ -35,43 +64,52 @@ export class ContractGate extends Construct {
   /** Present when contracts come from the registry. */
   readonly reconcile?: ReconcileFunction;
   readonly dashboard: GateDashboard;
+  private readonly settings: GateSettings;
 
   constructor(scope: Construct, id: string, props: ContractGateProps = {}) {
     super(scope, id);
     // Here, so the gate means the same in any stack: access logs are delivered under a bucket
     // policy, not the legacy ACL (which ACL-less buckets refuse).
     this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
-    this.config = gateConfig(props);
-    const { config } = this;
-    const name = `contract-gate-${config.name}`;
-    const registry = config.contracts.source === 'registry' ? config.contracts : undefined;
-    Tags.of(this).add('project', 'contract-gate');
-    Tags.of(this).add('environment', config.name);
-    this.gateBucket = new GateBucket(this, 'GateBucket', {
-      source: config.bucket,
-      prefixes: config.prefixes,
-      marker: config.marker,
-      quarantineRetention: Duration.days(config.quarantineRetentionDays),
-      stateRetention: Duration.days(config.stateRetentionDays),
-      noncurrentVersionRetention: Duration.days(config.noncurrentVersionRetentionDays),
-      ...(config.stagingExpirationDays ? { stagingExpiration: Duration.days(config.stagingExpirationDays) } : {}),
-      ...(registry ? { registryPrefix: registry.prefix } : {}),
-      ...(config.objectLock ? { objectLock: config.objectLock } : {}),
+    this.settings = gateSettings(props, Names.uniqueResourceName(this, { maxLength: 64 }), `ContractGate "${this.node.path}"`);
+    const { settings } = this;
+    this.gateName = settings.gateName;
+    // Added, never set over a company's own tags: a key of the gate's own.
+    Tags.of(this).add('contract-gate:gate', settings.gateName);
+    this.gateBucket = this.bucketOf(props);
+    this.bucket = this.gateBucket.bucket;
+    if (this.gateBucket.encryptionKey) this.encryptionKey = this.gateBucket.encryptionKey;
+    this.notices = new GateTopic(this, 'Notices', {
+      ...(props.topic ? { topic: props.topic } : {}),
+      ...optionalName('topicName', this.named('notices')),
+      displayName: `contract-gate ${settings.gateName}`,
+      removalPolicy: settings.removalPolicy,
     });
-    this.notices = new GateTopic(this, 'Notices', { topicName: `${name}-notices`, displayName: `contract-gate ${config.name}` });
+    this.topic = this.notices.topic;
     // With the registry, owners are the reconcile function's to subscribe: only the alert addresses are made here.
-    this.notices.subscribeEmails(planEmailSubscriptions(registry ? [] : (props.bundledContracts ?? []), config.alertEmails));
+    this.notices.subscribeEmails(planEmailSubscriptions(settings.registry ? [] : (props.bundledContracts ?? []), settings.alertEmails));
     // A failed marker is retried once its invocation could have ended (the timeout, plus a
     // minute), not after Lambda's advised 6x: every delivery is idempotent, so a throttled one
     // received again early only costs a receive, and ten receives make room for that.
-    this.ready = new ReadyQueue(this, 'Ready', { queueName: `${name}-ready`, visibilityTimeout: Duration.seconds(config.validateTimeoutSeconds + 60), maxReceiveCount: 10 });
+    this.ready = new ReadyQueue(this, 'Ready', { ...optionalName('queueName', this.named('ready')), visibilityTimeout: settings.validateTimeout.plus(Duration.minutes(1)), maxReceiveCount: 10 });
+    this.queue = this.ready.queue;
+    this.deadLetterQueue = this.ready.deadLetterQueue;
     this.gateBucket.notifyReady(this.ready.queue);
-    const files = registry ? undefined : contractFiles(props);
-    this.validate = this.validateFunction(name, registry === undefined, files);
-    this.fanout = config.fanout?.enabled ? this.fanoutStateMachine(name, files) : undefined;
-    this.probe = this.probeFunction(name, registry === undefined, files);
-    this.reconcile = registry ? this.registryReaders(name, registry.refreshSeconds) : undefined;
-    this.dashboard = this.alarmsAndOutputs(name, registry?.prefix);
+    this.validate = this.createValidate();
+    this.validateFunction = this.validate.function;
+    this.fanout = settings.fanout ? this.createFanout(settings.fanout, props.alarmActions) : undefined;
+    if (this.fanout) this.stateMachine = this.fanout.stateMachine;
+    this.probe = this.createProbe();
+    this.probeFunction = this.probe.function;
+    this.reconcile = settings.registry ? this.registryReaders(settings.registry.refresh) : undefined;
+    if (this.reconcile) this.reconcileFunction = this.reconcile.function;
+    const gateAlarms = this.createAlarms(props.alarmActions);
+    this.alarms = [...gateAlarms.alarms, ...(this.fanout?.alarms.alarms ?? [])];
+    this.dashboard = new GateDashboard(this, 'Dashboard', { ...optionalName('dashboardName', settings.namePrefix), alarms: gateAlarms.alarms });
+    this.outputs();
+    for (const fn of [this.validate, this.probe, ...(this.reconcile ? [this.reconcile] : []), ...(this.fanout?.functions.all ?? [])]) {
+      fn.function.addEnvironment('GATE_NAME', settings.gateName);
+    }
     for (const fn of [this.validate.function, this.probe.function, ...(this.reconcile ? [this.reconcile.function] : [])]) {
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', METRICS_SERVICE);
       fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
@@ -81,114 +119,137 @@ export class ContractGate extends Construct {
   /**
    * A producer's role for one dataset: drop partitions into `<staging><name>/` (and list there,
    * for `drop`'s own checks), read the gate's decisions and quarantine reports of that dataset
-   * (`drop --wait`), and, with the registry, register the dataset's contracts.
+   * (`drop --wait`), and, with the registry, register the dataset's contracts; kms:Decrypt and
+   * kms:GenerateDataKey on the bucket's key. A role of another account is allowed on the bucket
+   * and key policies too; for an existing bucket or key, whose policy this stack cannot change,
+   * that is an error naming the statements their owner must add.
    */
   grantProducer(grantee: IGrantable, dataset: string): Grant {
     requireDatasetName(dataset);
-    const { prefixes } = this.config;
-    const staged = this.gateBucket.grantUnder(grantee, ['s3:PutObject', 's3:GetObject'], [`${prefixes.staging}${dataset}/`]);
-    const read = this.gateBucket.grantUnder(grantee, ['s3:GetObject'], [`${prefixes.state}decisions/${dataset}/`, `${prefixes.quarantine}${dataset}/`]);
+    const { prefixes } = this.settings;
+    const staged = grantDataset(this.gateBucket, grantee, ['s3:PutObject', 's3:GetObject'], [`${prefixes.staging}${dataset}/`]);
+    const read = grantDataset(this.gateBucket, grantee, ['s3:GetObject'], [`${prefixes.state}decisions/${dataset}/`, `${prefixes.quarantine}${dataset}/`]);
     const grant = staged.combine(read);
-    return this.config.contracts.source === 'registry' ? grant.combine(this.gateBucket.grantPublishContract(grantee, dataset)) : grant;
+    return this.settings.registry ? grant.combine(this.gateBucket.grantPublishContract(grantee, dataset)) : grant;
   }
 
-  /** A consumer's role for one dataset: read and list what the gate published of it, `_SUCCESS` included. */
+  /**
+   * A consumer's role for one dataset: read and list what the gate published of it, `_SUCCESS`
+   * included, and kms:Decrypt on the bucket's key. Another account's role as for grantProducer.
+   */
   grantConsumer(grantee: IGrantable, dataset: string): Grant {
     requireDatasetName(dataset);
-    return this.gateBucket.grantUnder(grantee, ['s3:GetObject'], [`${this.config.prefixes.published}${dataset}/`]);
+    return grantDataset(this.gateBucket, grantee, ['s3:GetObject'], [`${this.settings.prefixes.published}${dataset}/`]);
   }
 
-  private validateFunction(name: string, bundleContracts: boolean, files: readonly string[] | undefined): ValidateFunction {
+  /** `<namePrefix>-<suffix>`, or undefined (a generated name) without a prefix. */
+  private named(suffix: string): string | undefined {
+    return this.settings.namePrefix === undefined ? undefined : `${this.settings.namePrefix}-${suffix}`;
+  }
+
+  private bucketOf(props: ContractGateProps): GateBucket {
+    const { settings } = this;
+    return new GateBucket(this, 'GateBucket', {
+      ...(props.bucket ? { bucket: props.bucket } : {}),
+      ...(props.encryptionKey ? { encryptionKey: props.encryptionKey } : {}),
+      ...(settings.createdBucket ? { create: { ...settings.createdBucket, removalPolicy: settings.removalPolicy } } : {}),
+      prefixes: settings.prefixes,
+      marker: settings.marker,
+      ...(settings.registry ? { registryPrefix: settings.registry.prefix } : {}),
+    });
+  }
+
+  /** What every gate function shares. */
+  private functionDefaults(): { runtime: Runtime; removalPolicy: RemovalPolicy; logRetention: RetentionDays; bundleContracts: boolean; contractFiles?: readonly string[] } {
+    const { settings } = this;
+    return {
+      runtime: settings.runtime,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      bundleContracts: settings.registry === undefined,
+      ...(settings.contractFiles ? { contractFiles: settings.contractFiles } : {}),
+    };
+  }
+
+  private createValidate(): ValidateFunction {
     const validate = new ValidateFunction(this, 'Validate', {
-      functionName: `${name}-validate`,
+      ...this.functionDefaults(),
+      ...optionalName('functionName', this.named('validate')),
       queue: this.ready.queue,
-      memorySize: this.config.validateMemoryMb,
-      timeout: Duration.seconds(this.config.validateTimeoutSeconds),
-      maxConcurrency: this.config.validateMaxConcurrency,
-      logRetention: this.config.logRetentionDays,
-      bundleContracts,
-      ...(files ? { contractFiles: files } : {}),
+      memorySize: this.settings.validateMemoryMb,
+      timeout: this.settings.validateTimeout,
+      maxConcurrency: this.settings.validateMaxConcurrency,
     });
     this.gateBucket.grantValidate(validate.function);
     this.notices.grantPublish(validate.function);
     return validate;
   }
 
-  private fanoutStateMachine(name: string, files: readonly string[] | undefined): FanoutStateMachine {
-    const { config } = this;
-    const registry = config.contracts.source === 'registry' ? config.contracts : undefined;
+  private createFanout(config: NonNullable<GateSettings['fanout']>, alarmActions: readonly IAlarmAction[] | undefined): FanoutStateMachine {
+    const { settings } = this;
+    const { bundleContracts: _bundled, ...defaults } = this.functionDefaults();
     const fanout = new FanoutStateMachine(this, 'Fanout', {
-      namePrefix: name,
+      ...defaults,
+      ...optionalName('namePrefix', settings.namePrefix),
       gateBucket: this.gateBucket,
       notices: this.notices,
-      config: config.fanout!,
-      logRetention: config.logRetentionDays,
-      memorySize: config.validateMemoryMb,
-      timeout: Duration.seconds(config.validateTimeoutSeconds),
-      ...(registry ? { registry } : {}),
-      ...(files ? { contractFiles: files } : {}),
+      alarmActions: alarmActions ?? [this.notices.alarmAction],
+      config,
+      memorySize: settings.validateMemoryMb,
+      timeout: settings.validateTimeout,
+      ...(settings.registry ? { registry: { refreshSeconds: settings.registry.refresh.toSeconds() } } : {}),
     });
-    fanout.handOffFrom(this.validate.function, config.fanout!);
+    fanout.handOffFrom(this.validate.function, config);
     return fanout;
   }
 
-  private probeFunction(name: string, bundleContracts: boolean, files: readonly string[] | undefined): ProbeFunction {
+  private createProbe(): ProbeFunction {
     const probe = new ProbeFunction(this, 'Probe', {
-      functionName: `${name}-probe`,
-      interval: Duration.minutes(this.config.probeIntervalMinutes),
-      logRetention: this.config.logRetentionDays,
-      bundleContracts,
-      ...(files ? { contractFiles: files } : {}),
+      ...this.functionDefaults(),
+      ...optionalName('functionName', this.named('probe')),
+      interval: this.settings.probeInterval,
     });
     this.gateBucket.grantProbe(probe.function);
-    probe.function.addEnvironment('GATE_ABANDONED_AFTER_HOURS', String(this.config.abandonedAfterHours));
+    probe.function.addEnvironment('GATE_ABANDONED_AFTER_HOURS', String(this.settings.abandonedAfterHours));
     this.notices.grantPublish(probe.function);
     return probe;
   }
 
   /** The functions read the registry; the reconciler subscribes whom registered contracts name. */
-  private registryReaders(name: string, refreshSeconds: number): ReconcileFunction {
-    for (const fn of [this.validate, this.probe]) grantReadRegistry(this.gateBucket, fn.function, refreshSeconds);
-    const reconcile = new ReconcileFunction(this, 'Reconcile', { functionName: `${name}-reconcile`, logRetention: this.config.logRetentionDays });
+  private registryReaders(refresh: Duration): ReconcileFunction {
+    for (const fn of [this.validate, this.probe]) grantReadRegistry(this.gateBucket, fn.function, refresh.toSeconds());
+    const { runtime, removalPolicy, logRetention } = this.functionDefaults();
+    const reconcile = new ReconcileFunction(this, 'Reconcile', { ...optionalName('functionName', this.named('reconcile')), runtime, removalPolicy, logRetention });
     grantReconcile(this.gateBucket, reconcile.function);
     this.notices.grantManageSubscriptions(reconcile.function);
     this.gateBucket.notifyRegistry(reconcile.function);
     return reconcile;
   }
 
-  private alarmsAndOutputs(name: string, registryPrefix: string | undefined): GateDashboard {
-    const alarms = new GateAlarms(this, 'Alarms', {
-      namePrefix: name,
-      action: this.notices.alarmAction,
+  private createAlarms(alarmActions: readonly IAlarmAction[] | undefined): GateAlarms {
+    return new GateAlarms(this, 'Alarms', {
+      ...optionalName('namePrefix', this.settings.namePrefix),
+      actions: alarmActions ?? [this.notices.alarmAction],
       queue: this.ready.queue,
       deadLetterQueue: this.ready.deadLetterQueue,
       validateFunction: this.validate.function,
       validateLogGroup: this.validate.logGroup,
       probeFunction: this.probe.function,
       ...(this.reconcile ? { reconcileFunction: this.reconcile.function } : {}),
-      queueAgeThreshold: Duration.minutes(this.config.queueAgeAlarmMinutes),
+      queueAgeThreshold: this.settings.queueAgeAlarm,
     });
-    const dashboard = new GateDashboard(this, 'Dashboard', { dashboardName: name, alarms: alarms.alarms });
-    new CfnOutput(this, 'BucketName', { value: this.gateBucket.bucket.bucketName, description: 'Producers drop partitions here' });
-    new CfnOutput(this, 'TopicArn', { value: this.notices.topic.topicArn, description: 'Every notice and alarm; subscribe with a filter policy' });
-    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.ready.deadLetterQueue.queueUrl, description: 'Markers that failed every delivery' });
+  }
+
+  private outputs(): void {
+    new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName, description: 'Producers drop partitions here' });
+    new CfnOutput(this, 'TopicArn', { value: this.topic.topicArn, description: 'Every notice and alarm; subscribe with a filter policy' });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl, description: 'Markers that failed every delivery' });
+    const registryPrefix = this.settings.registry?.prefix;
     if (registryPrefix) new CfnOutput(this, 'RegistryPrefix', { value: registryPrefix, description: 'Producers publish contracts under this prefix of the bucket (contract-gate publish)' });
-    return dashboard;
   }
 }
 
-/** The props read as an environment of cdk.json is: the same checks, defaults and one error listing every problem. */
-function gateConfig(props: ContractGateProps): EnvironmentConfig {
-  const { name = 'gate', bundledContracts: _bundled, ...settings } = props;
-  return environmentConfig({ [name]: settings }, name);
-}
-
-/**
- * The files of the bundled contracts, from where each was loaded (loadContractDirectory stamps
- * it). Contracts made in code have no file: with none of them from a file, the functions bundle
- * `contracts/` beside the project, as the repository's app does.
- */
-function contractFiles(props: ContractGateProps): readonly string[] | undefined {
-  const files = (props.bundledContracts ?? []).flatMap((contract) => (contract.origin ? [contract.origin.location] : []));
-  return files.length > 0 ? files : undefined;
+/** `{ [key]: name }`, or nothing: an absent name is generated by CloudFormation. */
+function optionalName<K extends string>(key: K, name: string | undefined): { [P in K]?: string } {
+  return (name === undefined ? {} : { [key]: name }) as { [P in K]?: string };
 }

@@ -31,6 +31,11 @@ export interface FanoutConfig {
   readonly maxBytes: number;
   /** Files checked at once by the Distributed Map (its MaxConcurrency). @default 40 */
   readonly mapConcurrency: number;
+  /**
+   * Who turns on an imported bucket's EventBridge delivery, which starts the fan-out: "enable"
+   * (this stack, bucket-wide) or "enabled-by-owner". Required with `bucket.import`. @default none
+   */
+  readonly bucketEventBridge?: 'enable' | 'enabled-by-owner';
 }
 
 /**
@@ -99,14 +104,14 @@ const ENVIRONMENT_KEYS = [
 
 const ENV_NAME = /^[a-z][a-z0-9-]{0,19}$/;
 // Whole path segments, each ending in `/`; no `*`, which IAM would read as a wildcard.
-const PREFIX = /^(?:[A-Za-z0-9_.!'()=-]+\/)+$/;
-const MARKER = /^[A-Za-z0-9_.!'()=-]+$/;
-const BUCKET_NAME = /^(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const RETENTION_DAYS = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE);
+export const PREFIX = /^(?:[A-Za-z0-9_.!'()=-]+\/)+$/;
+export const MARKER = /^[A-Za-z0-9_.!'()=-]+$/;
+export const BUCKET_NAME = /^(?!.*\.\.)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const RETENTION_DAYS = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE);
 // A message can sit in the dead-letter queue 14 days and be redriven; the decision and notice
 // records under the state prefix must still be there to make that delivery converge, not re-run.
-const MIN_STATE_RETENTION_DAYS = 15;
+export const MIN_STATE_RETENTION_DAYS = 15;
 
 /**
  * The configuration of the environment `name` from the `environments` context object. Throws one
@@ -150,6 +155,7 @@ export function environmentConfig(environments: unknown, name: unknown): Environ
     contracts: readContracts(fields, contracts, prefixes),
   };
   const config: EnvironmentConfig = { ...base, fanout: readFanout(fields, fanout, base) };
+  if (base.bucket.mode === 'import') refuseCreatedBucketSettings(fields, raw, config.fanout);
   fields.check();
   return config;
 }
@@ -184,15 +190,26 @@ function readContracts(fields: ConfigFields, value: unknown, prefixes: GatePrefi
 
 /** An absent section is `{}`: the fan-out on, with the limits one validate invocation was measured to handle. */
 function readFanout(fields: ConfigFields, value: unknown, sizing: { validateTimeoutSeconds: number; validateMemoryMb: number }): FanoutConfig {
-  const raw = value === undefined ? {} : fields.object(value, 'fanout', ['enabled', 'maxFiles', 'maxBytes', 'mapConcurrency']) ?? {};
+  const raw = value === undefined ? {} : fields.object(value, 'fanout', ['enabled', 'maxFiles', 'maxBytes', 'mapConcurrency', 'bucketEventBridge']) ?? {};
   const derived = derivedFanoutLimits({ timeoutSeconds: sizing.validateTimeoutSeconds, memoryMb: sizing.validateMemoryMb });
   return {
+    ...(raw.bucketEventBridge === undefined ? {} : { bucketEventBridge: fields.choice(raw.bucketEventBridge, 'fanout.bucketEventBridge', 'enable', ['enable', 'enabled-by-owner'] as const) }),
     enabled: fields.boolean(raw.enabled, 'fanout.enabled', true),
     maxFiles: fields.integer(raw.maxFiles, 'fanout.maxFiles', derived.maxFiles, 1, 1_000_000),
     maxBytes: fields.integer(raw.maxBytes, 'fanout.maxBytes', derived.maxBytes, 1024 ** 2, Number.MAX_SAFE_INTEGER),
     // The Distributed Map's own limit is 10,000 child executions at once.
     mapConcurrency: fields.integer(raw.mapConcurrency, 'fanout.mapConcurrency', 40, 1, 10_000),
   };
+}
+
+/** Settings of a bucket this stack creates are errors with an imported one, not silently ignored. */
+function refuseCreatedBucketSettings(fields: ConfigFields, raw: Record<string, unknown>, fanout: FanoutConfig): void {
+  for (const key of ['quarantineRetentionDays', 'stateRetentionDays', 'noncurrentVersionRetentionDays', 'stagingExpirationDays'] as const) {
+    if (raw[key] !== undefined) fields.problem(key, 'applies to a bucket this stack creates; an imported bucket keeps its owner\'s lifecycle rules: remove it, or add the rule to the bucket yourself');
+  }
+  if (fanout.enabled && fanout.bucketEventBridge === undefined) {
+    fields.problem('fanout.bucketEventBridge', 'required with an imported bucket: the fan-out starts from S3\'s EventBridge delivery, which is bucket-wide. "enable" turns it on for the whole bucket; "enabled-by-owner" says its owner already has; or set fanout.enabled false');
+  }
 }
 
 /** Object Lock is set when a bucket is created: an existing bucket's owner turns it on (PutObjectLockConfiguration). */
@@ -218,7 +235,7 @@ function readBucket(fields: ConfigFields, value: unknown): BucketSource {
   return raw.name === undefined ? { mode: 'create' } : { mode: 'create', name: name('name') };
 }
 
-function readPrefixes(fields: ConfigFields, value: unknown): GatePrefixes {
+export function readPrefixes(fields: ConfigFields, value: unknown): GatePrefixes {
   const keys = ['staging', 'published', 'quarantine', 'state'] as const;
   const raw = value === undefined ? {} : fields.object(value, 'prefixes', keys) ?? {};
   const prefixes = Object.fromEntries(

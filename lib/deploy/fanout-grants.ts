@@ -35,6 +35,7 @@ export function grantFanoutStep(gateBucket: GateBucket, fn: LambdaFunction, acce
   const objects = (areas: readonly FanoutArea[]) => areas.map((area) => bucket.arnForObjects(`${fanoutPrefix(gateBucket, area)}*`));
   fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(access.get) }));
   fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(access.put) }));
+  gateBucket.grantKey(fn, access.put.length > 0);
   fn.addToRolePolicy(new PolicyStatement({
     actions: ['s3:ListBucket'],
     resources: [bucket.bucketArn],

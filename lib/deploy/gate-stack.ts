@@ -1,10 +1,15 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { ContractGate, type ContractGateProps } from './contract-gate.js';
+import type { Contract } from '../contract/model.js';
+import { ContractGate } from './contract-gate.js';
+import type { EnvironmentConfig } from './environment-config.js';
+import { environmentGateProps } from './environment-props.js';
 
 export interface GateStackProps extends StackProps {
-  /** The gate's settings: an environment of cdk.json, with its name. */
-  readonly gate: ContractGateProps & { readonly name: string };
+  /** The gate's settings: an environment of cdk.json, as environmentConfig read it. */
+  readonly environment: EnvironmentConfig;
+  /** The contracts shipped with `contracts.source` "bundled". @default the `*.yaml` of `contracts/` */
+  readonly bundledContracts?: readonly Contract[];
 }
 
 /** The project's own deployment: one stack per environment, holding one ContractGate. */
@@ -12,9 +17,10 @@ export class GateStack extends Stack {
   readonly gate: ContractGate;
 
   constructor(scope: Construct, id: string, props: GateStackProps) {
-    super(scope, id, props);
+    const { environment, bundledContracts, ...stackProps } = props;
+    super(scope, id, stackProps);
     // "Default" leaves the construct out of logical IDs: the resources keep the IDs they had
     // when they were this stack's own, so an existing deployment updates in place.
-    this.gate = new ContractGate(this, 'Default', props.gate);
+    this.gate = new ContractGate(this, 'Default', environmentGateProps(this, environment, bundledContracts));
   }
 }

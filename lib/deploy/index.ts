@@ -6,6 +6,7 @@
  */
 export { ContractGate, type ContractGateProps } from './contract-gate.js';
 export { GateStack, type GateStackProps } from './gate-stack.js';
+export { environmentGateProps } from './environment-props.js';
 export { environmentConfig, type BucketSource, type ContractsConfig, type EnvironmentConfig, type FanoutConfig, type GatePrefixes } from './environment-config.js';
 export { ConfigError } from './config-fields.js';
 export { GateFunction, type GateFunctionProps } from './gate-function.js';

@@ -29,6 +29,7 @@ export function grantReconcile(gateBucket: GateBucket, fn: LambdaFunction): void
   const state = gateBucket.bucket.arnForObjects(stateKey);
   addRegistryRead(gateBucket, fn, prefix, [stateKey]);
   fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [state] }));
+  gateBucket.grantKey(fn, true);
   fn.addEnvironment('GATE_BUCKET', gateBucket.bucket.bucketName);
   fn.addEnvironment('GATE_REGISTRY_PREFIX', prefix);
   fn.addEnvironment('GATE_STATE_PREFIX', gateBucket.prefixes.state);

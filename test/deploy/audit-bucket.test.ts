@@ -1,4 +1,5 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContractGate } from '../../lib/deploy/contract-gate.js';
@@ -55,7 +56,7 @@ describe("the owners' audit records on a gate's bucket", () => {
 describe('ContractGate objectLock', () => {
   it('creates the bucket with Object Lock and the default retention asked for', () => {
     const stack = new Stack(new App(), 'Locked');
-    new ContractGate(stack, 'Gate', { objectLock: { mode: 'compliance', days: 400 } });
+    new ContractGate(stack, 'Gate', { objectLock: { mode: 'compliance', retention: Duration.days(400) } });
     Template.fromStack(stack).hasResourceProperties('AWS::S3::Bucket', {
       VersioningConfiguration: { Status: 'Enabled' },
       ObjectLockEnabled: true,
@@ -71,6 +72,6 @@ describe('ContractGate objectLock', () => {
 
   it('is refused for an existing bucket, saying what its owner must do', () => {
     const stack = new Stack(new App(), 'Existing');
-    expect(() => new ContractGate(stack, 'Gate', { bucket: { import: 'acme-lake' }, objectLock: { mode: 'governance', days: 30 } })).toThrow(/objectLock: applies to a bucket this stack creates; .*put-object-lock-configuration/);
+    expect(() => new ContractGate(stack, 'Gate', { bucket: Bucket.fromBucketName(stack, 'Lake', 'acme-lake'), fanout: { enabled: false }, objectLock: { mode: 'governance', retention: Duration.days(30) } })).toThrow(/objectLock: applies to a bucket the gate creates; .*put-object-lock-configuration/);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
+import { environmentConfig } from '../../lib/deploy/environment-config.js';
 import { GateStack } from '../../lib/deploy/gate-stack.js';
 import { acknowledgements, nagFindings } from './nag-findings.js';
 import { repositoryContracts } from './synth-gate.js';
@@ -28,7 +29,9 @@ async function synthInEnv(source: 'registry' | 'bundled'): Promise<{ app: App; s
   const outdir = mkdtempSync(join(tmpdir(), 'contract-gate-env-'));
   outdirs.push(outdir);
   const app = new App({ outdir });
-  const stack = new GateStack(app, `Gate-${source}`, { env: ENV, gate: { name: source, contracts: { source }, bundledContracts: await repositoryContracts(), fanout: { enabled: true } } });
+  const environment = environmentConfig({ [source]: { contracts: { source }, fanout: { enabled: true } } }, source);
+  const bundledContracts = source === 'bundled' ? await repositoryContracts() : [];
+  const stack = new GateStack(app, `Gate-${source}`, { env: ENV, environment, ...(source === 'bundled' ? { bundledContracts } : {}) });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   // An unacknowledged error finding fails this synth.
   app.synth();

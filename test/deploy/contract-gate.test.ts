@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,9 +27,12 @@ describe('new ContractGate(stack, id) with no props, in a stack of ones own', ()
 
   it('deploys a working gate on a new versioned bucket, reading contracts from its registry', () => {
     template.hasResourceProperties('AWS::S3::Bucket', { VersioningConfiguration: { Status: 'Enabled' } });
-    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'contract-gate-gate-validate', Environment: { Variables: Match.objectLike({ GATE_CONTRACTS_SOURCE: 'registry', POWERTOOLS_METRICS_NAMESPACE: 'ContractGate', POWERTOOLS_SERVICE_NAME: 'contract-gate' }) } });
-    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'contract-gate-gate-reconcile' });
-    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'contract-gate-gate' });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('validates a dropped partition'),
+      Environment: { Variables: Match.objectLike({ GATE_CONTRACTS_SOURCE: 'registry', GATE_NAME: gate.gateName, POWERTOOLS_METRICS_NAMESPACE: 'ContractGate', POWERTOOLS_SERVICE_NAME: 'contract-gate' }) },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('subscribes the owners') });
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
   it('lets a producer drop and register only its own dataset, and a consumer read only what was published of it', () => {
@@ -82,12 +85,12 @@ describe('cdk synth -c env=prod', () => {
 
   it('expires staged files only when asked to, and tells the probe when a drop counts as abandoned', () => {
     const stack = new Stack(new App(), 'Expiring');
-    new ContractGate(stack, 'Gate', { stagingExpirationDays: 14, abandonedAfterHours: 6 });
+    new ContractGate(stack, 'Gate', { stagingExpiration: Duration.days(14), abandonedAfter: Duration.hours(6) });
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Id: 'expire-noncurrent-staging', Prefix: 'staging/', ExpirationInDays: 14 })]) },
     });
-    template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'contract-gate-gate-probe', Environment: { Variables: Match.objectLike({ GATE_ABANDONED_AFTER_HOURS: '6' }) } });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('clock SLA'), Environment: { Variables: Match.objectLike({ GATE_ABANDONED_AFTER_HOURS: '6' }) } });
     expect(synth.template.findResources('AWS::S3::Bucket', { Properties: { LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: Match.anyValue(), Prefix: 'staging/' })]) } } })).toEqual({});
   });
 

@@ -34,9 +34,19 @@ describe('environmentConfig', () => {
 
   it('reads a named bucket, an imported bucket and partial prefixes', () => {
     expect(environmentConfig({ a: { bucket: { create: true, name: 'my-lake' } } }, 'a').bucket).toEqual({ mode: 'create', name: 'my-lake' });
-    const imported = environmentConfig({ b: { bucket: { import: 'existing-lake' }, prefixes: { staging: 'in/' } } }, 'b');
+    const imported = environmentConfig({ b: { bucket: { import: 'existing-lake' }, prefixes: { staging: 'in/' }, fanout: { bucketEventBridge: 'enabled-by-owner' } } }, 'b');
     expect(imported.bucket).toEqual({ mode: 'import', name: 'existing-lake' });
     expect(imported.prefixes).toEqual({ staging: 'in/', published: 'published/', quarantine: 'quarantine/', state: '_gate/' });
+  });
+
+  it('refuses, for an imported bucket, lifecycle settings it would ignore and a fan-out that does not say who turns on EventBridge', () => {
+    expect(() => environmentConfig({ b: { bucket: { import: 'existing-lake' }, quarantineRetentionDays: 10, stagingExpirationDays: 3 } }, 'b')).toThrow([
+      'cdk.json context "environments.b" is invalid:',
+      "  - quarantineRetentionDays: applies to a bucket this stack creates; an imported bucket keeps its owner's lifecycle rules: remove it, or add the rule to the bucket yourself",
+      "  - stagingExpirationDays: applies to a bucket this stack creates; an imported bucket keeps its owner's lifecycle rules: remove it, or add the rule to the bucket yourself",
+      '  - fanout.bucketEventBridge: required with an imported bucket: the fan-out starts from S3\'s EventBridge delivery, which is bucket-wide. "enable" turns it on for the whole bucket; "enabled-by-owner" says its owner already has; or set fanout.enabled false',
+    ].join('\n'));
+    expect(environmentConfig({ b: { bucket: { import: 'existing-lake' }, fanout: { enabled: false } } }, 'b').fanout.enabled).toBe(false);
   });
 
   it('names the known environments when the name is unknown or missing', () => {

@@ -183,7 +183,7 @@ describe('environmentConfig: fanout', () => {
     expect(() => environmentConfig({ x: { fanout: { enabled: 'yes', maxFiles: 0, mapConcurrency: 20_000, maxFile: 3 }, probeIntervalMinutes: 0 } }, 'x')).toThrow([
       'cdk.json context "environments.x" is invalid:',
       '  - probeIntervalMinutes: expected an integer from 1 to 1440, got 0',
-      '  - fanout.maxFile: unknown key (did you mean "maxFiles"?); known keys: enabled, maxFiles, maxBytes, mapConcurrency',
+      '  - fanout.maxFile: unknown key (did you mean "maxFiles"?); known keys: enabled, maxFiles, maxBytes, mapConcurrency, bucketEventBridge',
       '  - fanout.enabled: expected true or false, got "yes"',
       '  - fanout.maxFiles: expected an integer from 1 to 1000000, got 0',
       '  - fanout.mapConcurrency: expected an integer from 1 to 10000, got 20000',

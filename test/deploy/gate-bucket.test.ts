@@ -7,7 +7,7 @@ import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 function gateBucket(registryPrefix?: string): { template: Template; bucket: string } {
   const stack = new Stack(new App(), 'Gate');
   stack.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
-  const created = new GateBucket(stack, 'Gate', { source: { mode: 'create' }, prefixes: DEFAULT_LAYOUT, marker: '_READY', noncurrentVersionRetention: Duration.days(1), ...(registryPrefix ? { registryPrefix } : {}) });
+  const created = new GateBucket(stack, 'Gate', { create: { noncurrentVersionRetention: Duration.days(1) }, prefixes: DEFAULT_LAYOUT, marker: '_READY', ...(registryPrefix ? { registryPrefix } : {}) });
   return { template: Template.fromStack(stack), bucket: stack.getLogicalId(created.bucket.node.defaultChild as never) };
 }
 

@@ -46,7 +46,7 @@ describe('the validate function', () => {
     const statements = roleStatements(gate.stack.gate.validate.role);
     expect(statements).toEqual(expect.arrayContaining([
       { Effect: 'Allow', Action: 'sns:Publish', Resource: { Ref: gate.logicalId(gate.stack.gate.notices.topic) } },
-      { Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.notices.key), 'Arn'] } },
+      { Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.notices.key!), 'Arn'] } },
       expect.objectContaining({ Action: expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']), Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.ready.queue), 'Arn'] } }),
       { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.validate.logGroup), 'Arn'] } },
     ]));

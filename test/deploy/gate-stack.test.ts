@@ -15,7 +15,7 @@ beforeAll(async () => {
     queue: gate.logicalId(stack.gate.ready.queue),
     dlq: gate.logicalId(stack.gate.ready.deadLetterQueue),
     topic: gate.logicalId(stack.gate.notices.topic),
-    key: gate.logicalId(stack.gate.notices.key),
+    key: gate.logicalId(stack.gate.notices.key!),
     validate: gate.logicalId(stack.gate.validate.function),
     probe: gate.logicalId(stack.gate.probe.function),
   };

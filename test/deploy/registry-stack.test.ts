@@ -182,7 +182,7 @@ describe('GateBucket.grantPublishContract', () => {
     const stack = new Stack(new App(), 'Producer');
     // As GateStack pins it: access logs under a bucket policy.
     stack.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
-    const gateBucket = new GateBucket(stack, 'Gate', { source: { mode: 'create' }, prefixes: DEFAULT_LAYOUT, marker: '_READY', noncurrentVersionRetention: Duration.days(1), ...(registryPrefix ? { registryPrefix } : {}) });
+    const gateBucket = new GateBucket(stack, 'Gate', { create: { noncurrentVersionRetention: Duration.days(1) }, prefixes: DEFAULT_LAYOUT, marker: '_READY', ...(registryPrefix ? { registryPrefix } : {}) });
     return { stack, gateBucket, role: new Role(stack, 'OrdersCi', { assumedBy: new ServicePrincipal('codebuild.amazonaws.com') }) };
   }
 

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -35,6 +36,8 @@ export const TEST_ENVIRONMENTS = {
     bucket: { import: 'acme-existing-lake' },
     prefixes: { staging: 'gate/in/', published: 'gate/out/', quarantine: 'gate/bad/', state: 'gate/_state/' },
     marker: 'READY.json',
+    // The fan-out starts from the bucket's EventBridge delivery, which this stack turns on.
+    fanout: { bucketEventBridge: 'enable' },
   },
   reg: {
     bucket: { create: true },
@@ -76,7 +79,10 @@ export async function repositoryContracts(): Promise<readonly Contract[]> {
   return (await loadContractDirectory(join(PROJECT_ROOT, 'contracts'))).all();
 }
 
-/** A second contract whose owners overlap the orders contract's, for the subscription tests. */
+/**
+ * A second contract whose owners overlap the orders contract's, for the subscription tests, from
+ * a file of its own as loadContractDirectory reads one: bundled contracts ship as files.
+ */
 export function paymentsContract(): Contract {
   const text = [
     'name: payments',
@@ -88,9 +94,11 @@ export function paymentsContract(): Contract {
     '  columns:',
     '    - { name: payment_id, type: string, required: true }',
   ].join('\n');
-  const { contract, problems } = parseContract(text, 'payments.v1.yaml');
+  const file = join(mkdtempSync(join(tmpdir(), 'contract-gate-payments-')), 'payments.v1.yaml');
+  writeFileSync(file, text);
+  const { contract, problems } = parseContract(text, file);
   if (!contract) throw new Error(`test contract is invalid: ${JSON.stringify(problems)}`);
-  return contract;
+  return { ...contract, origin: { location: file, sha256: createHash('sha256').update(text).digest('hex') } };
 }
 
 /** `<bucket ARN>/<prefix>*` as CDK renders it for a bucket created in the stack. */
