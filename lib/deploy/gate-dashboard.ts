@@ -1,14 +1,26 @@
 import { Duration } from 'aws-cdk-lib';
-import { AlarmStatusWidget, Dashboard, GraphWidget, MathExpression, type Alarm, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
-import { Construct } from 'constructs';
+import { AlarmBase, AlarmStatusWidget, ConcreteWidget, Dashboard, GraphWidget, MathExpression, type IAlarm, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct, type IConstruct } from 'constructs';
+import { GateMetrics, METRICS_NAMESPACE, type GateMetricName } from './gate-metrics.js';
 
-/** The namespace and service the handlers' Powertools Metrics publish under (EMF). */
-export const METRICS_NAMESPACE = 'ContractGate';
-export const METRICS_SERVICE = 'contract-gate';
+export { METRICS_NAMESPACE, METRICS_SERVICE } from './gate-metrics.js';
 
 export interface GateDashboardProps {
-  readonly dashboardName: string;
-  readonly alarms: readonly Alarm[];
+  /** @default a name CloudFormation generates */
+  readonly dashboardName?: string;
+  /**
+   * The gate whose metrics the graphs show: the `Gate` dimension, the GATE_NAME its functions are
+   * given. Without it the graphs show every gate's metrics published without a `Gate` dimension
+   * (functions deployed before it existed). @default none
+   */
+  readonly gateName?: string;
+  /** Alarms to show besides those found under `alarmScope`. @default none */
+  readonly alarms?: readonly IAlarm[];
+  /**
+   * Every CloudWatch alarm under this construct is shown, found when the app is synthesized, so
+   * an alarm added anywhere in the gate cannot be left off. @default the dashboard's scope (the gate)
+   */
+  readonly alarmScope?: IConstruct;
 }
 
 /**
@@ -19,11 +31,17 @@ export interface GateDashboardProps {
 export class GateDashboard extends Construct {
   readonly dashboard: Dashboard;
 
-  constructor(scope: Construct, id: string, props: GateDashboardProps) {
+  constructor(scope: Construct, id: string, props: GateDashboardProps = {}) {
     super(scope, id);
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName, defaultInterval: Duration.days(1) });
-    this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24 }));
-    this.dashboard.addWidgets(...outcomeWidgets());
+    this.dashboard = new Dashboard(this, 'Dashboard', { ...(props.dashboardName ? { dashboardName: props.dashboardName } : {}), defaultInterval: Duration.days(1) });
+    this.dashboard.addWidgets(new EveryAlarmWidget(props.alarmScope ?? scope, props.alarms ?? []));
+    const graph = grapher(props.gateName);
+    this.dashboard.addWidgets(
+      graph('Drops published per contract', 'DropsPublished', 'Sum', 6),
+      graph('Drops quarantined per contract', 'DropsQuarantined', 'Sum', 6),
+      graph('Drops refused unread per contract', 'DropsRefused', 'Sum', 6),
+      graph('Drops superseded per contract', 'DropsSuperseded', 'Sum', 6),
+    );
     this.dashboard.addWidgets(
       graph('Rows checked per contract', 'RowsChecked', 'Sum'),
       graph('Bytes read per contract', 'BytesRead', 'Sum'),
@@ -37,22 +55,41 @@ export class GateDashboard extends Construct {
   }
 }
 
-function outcomeWidgets(): IWidget[] {
-  return [
-    graph('Drops published per contract', 'DropsPublished', 'Sum', 6),
-    graph('Drops quarantined per contract', 'DropsQuarantined', 'Sum', 6),
-    graph('Drops refused unread per contract', 'DropsRefused', 'Sum', 6),
-    graph('Drops superseded per contract', 'DropsSuperseded', 'Sum', 6),
-  ];
+type Grapher = (title: string, metricName: GateMetricName, statistic: string, width?: number) => GraphWidget;
+
+/** Graphs of one metric for every contract that has published it, of this gate when it is named. */
+function grapher(gateName: string | undefined): Grapher {
+  const metrics = gateName === undefined ? undefined : new GateMetrics(gateName);
+  return (title, metricName, statistic, width = 8) => {
+    const search = metrics?.searchPerContract(metricName, statistic) ?? new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},contract,service} MetricName="${metricName}"', '${statistic}', 300)`,
+      usingMetrics: {},
+      label: '',
+      period: Duration.minutes(5),
+    });
+    return new GraphWidget({ title, left: [search], width, height: 6 });
+  };
 }
 
-/** A graph of one metric for every contract that has published it. */
-function graph(title: string, metricName: string, statistic: string, width = 8): GraphWidget {
-  const search = new MathExpression({
-    expression: `SEARCH('{${METRICS_NAMESPACE},contract,service} MetricName="${metricName}"', '${statistic}', 300)`,
-    usingMetrics: {},
-    label: '',
-    period: Duration.minutes(5),
-  });
-  return new GraphWidget({ title, left: [search], width, height: 6 });
+/**
+ * The state of every alarm under a construct, collected when the dashboard body is rendered (at
+ * synthesis), not when the dashboard is made: alarms made after it are shown too.
+ */
+class EveryAlarmWidget extends ConcreteWidget {
+  constructor(private readonly scope: IConstruct, private readonly extra: readonly IAlarm[]) {
+    super(24, 4);
+  }
+
+  override position(x: number, y: number): void {
+    this.x = x;
+    this.y = y;
+  }
+
+  toJson(): unknown[] {
+    const found = this.scope.node.findAll().filter((c): c is AlarmBase => c instanceof AlarmBase);
+    const alarms = [...new Set<IAlarm>([...found, ...this.extra])];
+    const widget: IWidget = new AlarmStatusWidget({ title: 'Alarms', alarms, width: this.width, height: this.height });
+    widget.position(this.x ?? 0, this.y ?? 0);
+    return widget.toJson();
+  }
 }
