@@ -1,13 +1,15 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Metric, type Alarm, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { AlarmMaker } from './alarm-maker.js';
 
 export interface FanoutAlarmsProps {
-  /** Alarm names start with this, e.g. `contract-gate-prod`. */
-  readonly namePrefix: string;
-  readonly action: IAlarmAction;
+  /** Alarm names start with this, e.g. `contract-gate-prod`. @default names CloudFormation generates */
+  readonly namePrefix?: string;
+  /** Where alarms and their recoveries go. @default nowhere */
+  readonly actions?: readonly IAlarmAction[];
   readonly stateMachine: StateMachine;
   readonly trigger: Rule;
 }
@@ -17,36 +19,28 @@ export interface FanoutAlarmsProps {
  * function handed it off. These alarms are how anyone hears of it.
  */
 export class FanoutAlarms extends Construct {
-  readonly alarms: Alarm[] = [];
+  readonly runsFailed: Alarm;
+  readonly runsTimedOut: Alarm;
+  readonly startsFailed: Alarm;
 
   constructor(scope: Construct, id: string, props: FanoutAlarmsProps) {
     super(scope, id);
     const period = Duration.minutes(5);
+    const make = new AlarmMaker(this, props);
     const stuck = 'its drop waits in staging; fix the cause, then redrive the execution (every step is idempotent)';
-    this.add('RunsFailed', `${props.namePrefix}-fanout-failed`, `A fan-out run failed after its retries: ${stuck}.`, props.stateMachine.metricFailed({ period, statistic: 'Sum' }));
-    this.add('RunsTimedOut', `${props.namePrefix}-fanout-timed-out`, `A fan-out run timed out: ${stuck}.`, props.stateMachine.metricTimedOut({ period, statistic: 'Sum' }));
-    this.add('StartsFailed', `${props.namePrefix}-fanout-not-started`, 'EventBridge could not start a fan-out run for a request: its drop waits in staging; delete the run\'s requested.json and redeliver the marker.', new Metric({
+    this.runsFailed = make.atLeastOne('RunsFailed', 'fanout-failed', `A fan-out run failed after its retries: ${stuck}.`, props.stateMachine.metricFailed({ period, statistic: 'Sum' }));
+    this.runsTimedOut = make.atLeastOne('RunsTimedOut', 'fanout-timed-out', `A fan-out run timed out: ${stuck}.`, props.stateMachine.metricTimedOut({ period, statistic: 'Sum' }));
+    this.startsFailed = make.atLeastOne('StartsFailed', 'fanout-not-started', 'EventBridge could not start a fan-out run for a request: its drop waits in staging; delete the run\'s requested.json and redeliver the marker.', new Metric({
       namespace: 'AWS/Events',
       metricName: 'FailedInvocations',
       dimensionsMap: { RuleName: props.trigger.ruleName },
       period,
       statistic: 'Sum',
     }));
-    for (const alarm of this.alarms) {
-      alarm.addAlarmAction(props.action);
-      alarm.addOkAction(props.action);
-    }
   }
 
-  private add(id: string, name: string, description: string, metric: IMetric): void {
-    this.alarms.push(new Alarm(this, id, {
-      alarmName: name,
-      alarmDescription: description,
-      metric,
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }));
+  /** Every alarm of the fan-out. */
+  get alarms(): readonly Alarm[] {
+    return [this.runsFailed, this.runsTimedOut, this.startsFailed];
   }
 }

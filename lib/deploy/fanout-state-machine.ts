@@ -1,6 +1,7 @@
 import { Aws, Duration, Fn, Validations } from 'aws-cdk-lib';
 import { EventField, Match, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -33,6 +34,11 @@ export interface FanoutStateMachineProps {
   readonly registry?: { readonly refreshSeconds: number };
   /** The contract files to bundle (their paths). @default the `*.yaml` and `*.yml` in `<projectRoot>/contracts` */
   readonly contractFiles?: readonly string[];
+  /**
+   * The fan-out's alarms: physical names only with a `namePrefix`, and where they go.
+   * @default named after `namePrefix`, to the notices topic
+   */
+  readonly alarms?: { readonly namePrefix?: string; readonly actions: readonly IAlarmAction[] };
 }
 
 // The inline Map of the reduce runs at most 40 iterations at once, whatever it is asked.
@@ -50,6 +56,7 @@ export class FanoutStateMachine extends Construct {
   readonly stateMachine: StateMachine;
   readonly logGroup: LogGroup;
   readonly trigger: Rule;
+  readonly alarms: FanoutAlarms;
   /** The validate function's timeout, from which its in-thread check budget is derived. */
   private readonly validateTimeout: Duration;
 
@@ -77,7 +84,8 @@ export class FanoutStateMachine extends Construct {
     this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [runs] }));
     this.trigger = this.startOnRequest(props);
     this.acknowledge(runs);
-    new FanoutAlarms(this, 'Alarms', { namePrefix: props.namePrefix, action: props.notices.alarmAction, stateMachine: this.stateMachine, trigger: this.trigger });
+    const alarms = props.alarms ?? { namePrefix: props.namePrefix, actions: [props.notices.alarmAction] };
+    this.alarms = new FanoutAlarms(this, 'Alarms', { ...alarms, stateMachine: this.stateMachine, trigger: this.trigger });
     if (gateBucket.bucket instanceof Bucket) {
       gateBucket.bucket.addLifecycleRule({ id: 'expire-fanout-runs', prefix: fanoutPrefix(gateBucket, 'runs'), expiration: RUN_RETENTION });
     }

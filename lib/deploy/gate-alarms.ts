@@ -1,15 +1,26 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, type Alarm, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { GATE_DIMENSION, GATE_LOG_KEY, SERVICE_DIMENSION } from '../gate/outcome-metrics.js';
+import { AlarmMaker } from './alarm-maker.js';
+import { GateMetrics, METRICS_NAMESPACE } from './gate-metrics.js';
 
 export interface GateAlarmsProps {
-  /** Alarm names start with this, e.g. `contract-gate-prod`. */
-  readonly namePrefix: string;
-  /** Where alarms and their recoveries go. */
-  readonly action: IAlarmAction;
+  /** Alarm names start with this, e.g. `contract-gate-prod`. @default names CloudFormation generates */
+  readonly namePrefix?: string;
+  /** Where alarms and their recoveries go: an `SnsAction`, a company's own actions. @default nowhere */
+  readonly actions?: readonly IAlarmAction[];
+  /** @deprecated one action; use `actions`. */
+  readonly action?: IAlarmAction;
+  /**
+   * The gate's name (its functions' GATE_NAME): the marker failures are counted as the metric
+   * `MarkerFailures` with this `Gate` dimension. Without it they are counted in the namespace
+   * `namePrefix`, as before there was a gate dimension. @default none; then `namePrefix` is needed
+   */
+  readonly gateName?: string;
   readonly queue: IQueue;
   readonly deadLetterQueue: IQueue;
   readonly validateFunction: IFunction;
@@ -24,83 +35,56 @@ export interface GateAlarmsProps {
 
 /** The alarms an operator needs: a marker gave up or failed, a handler crashed, the gate falls behind. */
 export class GateAlarms extends Construct {
-  readonly alarms: Alarm[] = [];
+  readonly deadLetters: Alarm;
+  readonly validateErrors: Alarm;
+  readonly markerFailures: Alarm;
+  readonly probeErrors: Alarm;
+  readonly queueAge: Alarm;
+  /** Present with `reconcileFunction`. */
+  readonly reconcileErrors?: Alarm;
 
   constructor(scope: Construct, id: string, props: GateAlarmsProps) {
     super(scope, id);
     const period = Duration.minutes(5);
-    this.add('DeadLetters', {
-      name: `${props.namePrefix}-dead-letters`,
-      description: 'A completion marker failed every delivery and sits in the dead-letter queue; its files are still in staging. Read the validate function\'s errors, fix, then redrive.',
-      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-      threshold: 1,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
-    this.add('ValidateErrors', {
-      name: `${props.namePrefix}-validate-errors`,
-      description: 'The validate function crashed or timed out; its batch will be delivered again.',
-      metric: props.validateFunction.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
-    // A marker the handler reports as a failed batch item is a successful invocation, invisible
-    // to Errors; its error log line is what counts it.
-    const failures = new MetricFilter(this, 'MarkerFailureFilter', {
-      logGroup: props.validateLogGroup,
-      filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
-      metricNamespace: props.namePrefix,
-      metricName: 'MarkerFailures',
-      metricValue: '1',
-    });
-    this.add('MarkerFailures', {
-      name: `${props.namePrefix}-marker-failures`,
-      description: 'The validate function could not finish a marker (logged at ERROR); the marker will be delivered again.',
-      metric: failures.metric({ period, statistic: 'Sum' }),
-      threshold: 1,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
-    this.add('ProbeErrors', {
-      name: `${props.namePrefix}-probe-errors`,
-      description: 'The SLA probe failed: missed partitions are not being paged.',
-      metric: props.probeFunction.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
+    const make = new AlarmMaker(this, { namePrefix: props.namePrefix, actions: props.actions ?? (props.action ? [props.action] : []) });
+    this.deadLetters = make.deadLetters('DeadLetters', 'dead-letters', props.deadLetterQueue, 'A completion marker failed every delivery and sits in the dead-letter queue; its files are still in staging. Read the validate function\'s errors, fix, then redrive.');
+    this.validateErrors = make.atLeastOne('ValidateErrors', 'validate-errors', 'The validate function crashed or timed out; its batch will be delivered again.', props.validateFunction.metricErrors({ period, statistic: 'Sum' }));
+    this.markerFailures = make.atLeastOne('MarkerFailures', 'marker-failures', 'The validate function could not finish a marker (logged at ERROR); the marker will be delivered again.', this.markerFailureMetric(props, period));
+    this.probeErrors = make.atLeastOne('ProbeErrors', 'probe-errors', 'The SLA probe failed: missed partitions are not being paged.', props.probeFunction.metricErrors({ period, statistic: 'Sum' }));
     if (props.reconcileFunction) {
-      this.add('ReconcileErrors', {
-        name: `${props.namePrefix}-reconcile-errors`,
-        description: 'The subscription reconciler failed: a registered contract\'s owners may not be subscribed yet. It runs again on the next registry write and hourly.',
-        metric: props.reconcileFunction.metricErrors({ period, statistic: 'Sum' }),
-        threshold: 1,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      });
+      this.reconcileErrors = make.atLeastOne('ReconcileErrors', 'reconcile-errors', 'The subscription reconciler failed: a registered contract\'s owners may not be subscribed yet. It runs again on the next registry write and hourly.', props.reconcileFunction.metricErrors({ period, statistic: 'Sum' }));
     }
     const age = props.queueAgeThreshold ?? Duration.hours(1);
-    this.add('QueueAge', {
-      name: `${props.namePrefix}-ready-queue-age`,
+    this.queueAge = make.make('QueueAge', {
+      name: 'ready-queue-age',
       description: `A completion marker has waited over ${age.toHumanString()} for the gate: validations fail, are throttled by the concurrency limit, or time out.`,
       metric: props.queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
       threshold: age.toSeconds(),
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
-    for (const alarm of this.alarms) {
-      alarm.addAlarmAction(props.action);
-      alarm.addOkAction(props.action);
-    }
   }
 
-  private add(id: string, spec: { name: string; description: string; metric: IMetric; threshold: number; comparison: ComparisonOperator }): void {
-    this.alarms.push(
-      new Alarm(this, id, {
-        alarmName: spec.name,
-        alarmDescription: spec.description,
-        metric: spec.metric,
-        threshold: spec.threshold,
-        comparisonOperator: spec.comparison,
-        evaluationPeriods: 1,
-        // No data means no messages and no invocations: nothing is wrong.
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    );
+  /** Every alarm of the gate's core (the fan-out has its own: FanoutAlarms). */
+  get alarms(): readonly Alarm[] {
+    const optional = [this.reconcileErrors].filter((a): a is Alarm => a !== undefined);
+    return [this.deadLetters, this.validateErrors, this.markerFailures, this.probeErrors, ...optional, this.queueAge];
+  }
+
+  /**
+   * A marker the handler reports as a failed batch item is a successful invocation, invisible to
+   * Errors; its error log line is what counts it, under the gate and service the line names.
+   */
+  private markerFailureMetric(props: GateAlarmsProps, period: Duration): IMetric {
+    const byGate = props.gateName !== undefined;
+    if (!byGate && props.namePrefix === undefined) throw new Error('GateAlarms needs gateName (the functions\' GATE_NAME), to count marker failures by gate');
+    const failures = new MetricFilter(this, 'MarkerFailureFilter', {
+      logGroup: props.validateLogGroup,
+      filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
+      metricNamespace: byGate ? METRICS_NAMESPACE : props.namePrefix!,
+      metricName: 'MarkerFailures',
+      metricValue: '1',
+      ...(byGate ? { dimensions: { [SERVICE_DIMENSION]: `$.${SERVICE_DIMENSION}`, [GATE_DIMENSION]: `$.${GATE_LOG_KEY}` } } : {}),
+    });
+    return byGate ? new GateMetrics(props.gateName!).metricFailed({ period }) : failures.metric({ period, statistic: 'Sum' });
   }
 }
