@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type Alarm, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Rule } from 'aws-cdk-lib/aws-events';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { AlarmMaker } from './alarm-maker.js';
@@ -12,6 +13,8 @@ export interface FanoutAlarmsProps {
   readonly actions?: readonly IAlarmAction[];
   readonly stateMachine: StateMachine;
   readonly trigger: Rule;
+  /** The trigger's dead-letter queue: requests EventBridge gave up starting a run for. */
+  readonly triggerDeadLetterQueue: IQueue;
 }
 
 /**
@@ -22,6 +25,7 @@ export class FanoutAlarms extends Construct {
   readonly runsFailed: Alarm;
   readonly runsTimedOut: Alarm;
   readonly startsFailed: Alarm;
+  readonly triggerDeadLetters: Alarm;
 
   constructor(scope: Construct, id: string, props: FanoutAlarmsProps) {
     super(scope, id);
@@ -37,10 +41,11 @@ export class FanoutAlarms extends Construct {
       period,
       statistic: 'Sum',
     }));
+    this.triggerDeadLetters = make.deadLetters('TriggerDeadLetters', 'fanout-requests-dead-letters', props.triggerDeadLetterQueue, 'A fan-out request EventBridge gave up starting a run for sits in the trigger\'s dead-letter queue (its event names requested.json): its drop waits in staging. Fix the cause, delete the run\'s requested.json and redeliver the marker.');
   }
 
   /** Every alarm of the fan-out. */
   get alarms(): readonly Alarm[] {
-    return [this.runsFailed, this.runsTimedOut, this.startsFailed];
+    return [this.runsFailed, this.runsTimedOut, this.startsFailed, this.triggerDeadLetters];
   }
 }

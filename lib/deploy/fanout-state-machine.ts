@@ -19,6 +19,7 @@ import { FanoutFunctions } from './fanout-functions.js';
 import type { GateBucket } from './gate-bucket.js';
 import type { GateTopic } from './gate-topic.js';
 import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
+import { TargetDeadLetterQueue } from './target-dead-letter-queue.js';
 
 export interface FanoutStateMachineProps {
   /** Resource names start with this, e.g. `contract-gate-prod`. */
@@ -56,6 +57,8 @@ export class FanoutStateMachine extends Construct {
   readonly stateMachine: StateMachine;
   readonly logGroup: LogGroup;
   readonly trigger: Rule;
+  /** Requests EventBridge could not start a run for, after a day of retries. */
+  readonly triggerDeadLetterQueue: TargetDeadLetterQueue;
   readonly alarms: FanoutAlarms;
   /** The validate function's timeout, from which its in-thread check budget is derived. */
   private readonly validateTimeout: Duration;
@@ -82,10 +85,12 @@ export class FanoutStateMachine extends Construct {
     // The item reader names the bucket by path, so CDK grants nothing bucket-wide: just the runs.
     const runs = gateBucket.bucket.arnForObjects(`${fanoutPrefix(gateBucket, 'runs')}*`);
     this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [runs] }));
+    // A request not started leaves its drop in staging with nothing to redeliver it: retried as long as EventBridge allows.
+    this.triggerDeadLetterQueue = new TargetDeadLetterQueue(this, 'RequestedDeadLetters', { retryAttempts: 185, maxEventAge: Duration.hours(24) });
     this.trigger = this.startOnRequest(props);
     this.acknowledge(runs);
     const alarms = props.alarms ?? { namePrefix: props.namePrefix, actions: [props.notices.alarmAction] };
-    this.alarms = new FanoutAlarms(this, 'Alarms', { ...alarms, stateMachine: this.stateMachine, trigger: this.trigger });
+    this.alarms = new FanoutAlarms(this, 'Alarms', { ...alarms, stateMachine: this.stateMachine, trigger: this.trigger, triggerDeadLetterQueue: this.triggerDeadLetterQueue.queue });
     if (gateBucket.bucket instanceof Bucket) {
       gateBucket.bucket.addLifecycleRule({ id: 'expire-fanout-runs', prefix: fanoutPrefix(gateBucket, 'runs'), expiration: RUN_RETENTION });
     }
@@ -149,6 +154,7 @@ export class FanoutStateMachine extends Construct {
       },
       targets: [new SfnStateMachine(this.stateMachine, {
         input: RuleTargetInput.fromObject({ bucket: EventField.fromPath('$.detail.bucket.name'), requestKey: EventField.fromPath('$.detail.object.key') }),
+        ...this.triggerDeadLetterQueue.targetProps,
       })],
     });
   }

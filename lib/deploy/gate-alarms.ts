@@ -27,8 +27,12 @@ export interface GateAlarmsProps {
   /** The validate function's log group, for the markers it reports as failed batch items. */
   readonly validateLogGroup: ILogGroup;
   readonly probeFunction: IFunction;
+  /** The probe schedule's dead-letter queue (ProbeFunction.deadLetterQueue). @default no alarm on it */
+  readonly probeDeadLetterQueue?: IQueue;
   /** The subscription reconciler, when contracts come from the registry. @default none */
   readonly reconcileFunction?: IFunction;
+  /** The reconciler's dead-letter queue (ReconcileFunction.deadLetterQueue). @default no alarm on it */
+  readonly reconcileDeadLetterQueue?: IQueue;
   /** @default Duration.hours(1) */
   readonly queueAgeThreshold?: Duration;
 }
@@ -40,8 +44,12 @@ export class GateAlarms extends Construct {
   readonly markerFailures: Alarm;
   readonly probeErrors: Alarm;
   readonly queueAge: Alarm;
+  /** Present with `probeDeadLetterQueue`. */
+  readonly probeDeadLetters?: Alarm;
   /** Present with `reconcileFunction`. */
   readonly reconcileErrors?: Alarm;
+  /** Present with `reconcileDeadLetterQueue`. */
+  readonly reconcileDeadLetters?: Alarm;
 
   constructor(scope: Construct, id: string, props: GateAlarmsProps) {
     super(scope, id);
@@ -51,8 +59,14 @@ export class GateAlarms extends Construct {
     this.validateErrors = make.atLeastOne('ValidateErrors', 'validate-errors', 'The validate function crashed or timed out; its batch will be delivered again.', props.validateFunction.metricErrors({ period, statistic: 'Sum' }));
     this.markerFailures = make.atLeastOne('MarkerFailures', 'marker-failures', 'The validate function could not finish a marker (logged at ERROR); the marker will be delivered again.', this.markerFailureMetric(props, period));
     this.probeErrors = make.atLeastOne('ProbeErrors', 'probe-errors', 'The SLA probe failed: missed partitions are not being paged.', props.probeFunction.metricErrors({ period, statistic: 'Sum' }));
+    if (props.probeDeadLetterQueue) {
+      this.probeDeadLetters = make.deadLetters('ProbeDeadLetters', 'probe-dead-letters', props.probeDeadLetterQueue, 'EventBridge could not start SLA probe runs (throttled or refused): missed partitions are not being paged. Its dead-letter queue holds the schedule events; they need no redrive once the probe runs again.');
+    }
     if (props.reconcileFunction) {
       this.reconcileErrors = make.atLeastOne('ReconcileErrors', 'reconcile-errors', 'The subscription reconciler failed: a registered contract\'s owners may not be subscribed yet. It runs again on the next registry write and hourly.', props.reconcileFunction.metricErrors({ period, statistic: 'Sum' }));
+    }
+    if (props.reconcileDeadLetterQueue) {
+      this.reconcileDeadLetters = make.deadLetters('ReconcileDeadLetters', 'reconcile-dead-letters', props.reconcileDeadLetterQueue, 'A registry notification or schedule event failed every try of the subscription reconciler and sits in its dead-letter queue: owners may not be subscribed. It runs again hourly; read its errors.');
     }
     const age = props.queueAgeThreshold ?? Duration.hours(1);
     this.queueAge = make.make('QueueAge', {
@@ -66,7 +80,7 @@ export class GateAlarms extends Construct {
 
   /** Every alarm of the gate's core (the fan-out has its own: FanoutAlarms). */
   get alarms(): readonly Alarm[] {
-    const optional = [this.reconcileErrors].filter((a): a is Alarm => a !== undefined);
+    const optional = [this.probeDeadLetters, this.reconcileErrors, this.reconcileDeadLetters].filter((a): a is Alarm => a !== undefined);
     return [this.deadLetters, this.validateErrors, this.markerFailures, this.probeErrors, ...optional, this.queueAge];
   }
 

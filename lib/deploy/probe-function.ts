@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GateFunction } from './gate-function.js';
+import { TargetDeadLetterQueue } from './target-dead-letter-queue.js';
 
 export interface ProbeFunctionProps {
   readonly functionName: string;
@@ -20,9 +21,15 @@ export interface ProbeFunctionProps {
   readonly contractFiles?: readonly string[];
 }
 
-/** The clock-SLA probe (lambdas/probe/handler.ts) on an EventBridge schedule. */
+/**
+ * The clock-SLA probe (lambdas/probe/handler.ts) on an EventBridge schedule. A run EventBridge
+ * could not start is tried again for one interval, the next run's due then, and lands in
+ * `deadLetterQueue` after.
+ */
 export class ProbeFunction extends GateFunction {
   readonly schedule: Rule;
+  /** The schedule's events that could not start a run. */
+  readonly deadLetterQueue: TargetDeadLetterQueue;
 
   constructor(scope: Construct, id: string, props: ProbeFunctionProps) {
     super(scope, id, {
@@ -35,11 +42,13 @@ export class ProbeFunction extends GateFunction {
       bundleContracts: props.bundleContracts ?? true,
       ...(props.contractFiles ? { contractFiles: props.contractFiles } : {}),
     });
+    const interval = props.interval ?? Duration.minutes(5);
+    this.deadLetterQueue = new TargetDeadLetterQueue(this, 'ScheduleDeadLetters', { retryAttempts: 3, maxEventAge: interval });
     this.schedule = new Rule(this, 'Schedule', {
       ruleName: props.functionName,
       description: `Runs ${props.functionName}`,
-      schedule: Schedule.rate(props.interval ?? Duration.minutes(5)),
-      targets: [new LambdaFunction(this.function)],
+      schedule: Schedule.rate(interval),
+      targets: [new LambdaFunction(this.function, this.deadLetterQueue.targetProps)],
     });
   }
 }

@@ -1,9 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GateFunction } from './gate-function.js';
+import { TargetDeadLetterQueue } from './target-dead-letter-queue.js';
 
 export interface ReconcileFunctionProps {
   readonly functionName: string;
@@ -20,10 +22,14 @@ export interface ReconcileFunctionProps {
  * The subscription reconciler (lambdas/reconcile/handler.ts): subscribes the addresses the
  * registered contracts name, filtered to their contracts, on every pointer write (see
  * GateBucket.notifyRegistry) and on a schedule. One run at a time: runs compare and then write
- * one record, and a second run queued by Lambda sees what the first did.
+ * one record, and a second run queued by Lambda sees what the first did. An event that could
+ * not start a run, or whose run failed every retry (S3 invokes it asynchronously), lands in
+ * `deadLetterQueue`; the next pointer write or the hourly run catches up on it.
  */
 export class ReconcileFunction extends GateFunction {
   readonly schedule: Rule;
+  /** Schedule events and registry notifications that could not be handled. */
+  readonly deadLetterQueue: TargetDeadLetterQueue;
 
   constructor(scope: Construct, id: string, props: ReconcileFunctionProps) {
     super(scope, id, {
@@ -36,11 +42,14 @@ export class ReconcileFunction extends GateFunction {
       bundleContracts: false,
       reservedConcurrentExecutions: 1,
     });
+    // Lambda's own defaults for an asynchronous invocation, written down, plus somewhere to fail to.
+    this.deadLetterQueue = new TargetDeadLetterQueue(this, 'DeadLetters', { retryAttempts: 2, maxEventAge: Duration.hours(6) });
+    this.function.configureAsyncInvoke({ ...this.deadLetterQueue.delivery, onFailure: new SqsDestination(this.deadLetterQueue.queue) });
     this.schedule = new Rule(this, 'Schedule', {
       ruleName: props.functionName,
       description: `Runs ${props.functionName}: catches up on any registry event that was lost`,
       schedule: Schedule.rate(props.interval ?? Duration.hours(1)),
-      targets: [new LambdaFunction(this.function)],
+      targets: [new LambdaFunction(this.function, this.deadLetterQueue.targetProps)],
     });
   }
 }

@@ -21,12 +21,12 @@ function alarmsStack(options: Pick<GateAlarmsProps, 'namePrefix' | 'gateName'> =
     ...options, actions,
     queue: queue('Ready'), deadLetterQueue: queue('ReadyDlq'),
     validateFunction: fn('validate'), validateLogGroup: new LogGroup(stack, 'ValidateLogs'),
-    probeFunction: fn('probe'),
-    reconcileFunction: fn('reconcile'),
+    probeFunction: fn('probe'), probeDeadLetterQueue: queue('ProbeDlq'),
+    reconcileFunction: fn('reconcile'), reconcileDeadLetterQueue: queue('ReconcileDlq'),
   });
   const stateMachine = new StateMachine(stack, 'StateMachine', { definitionBody: DefinitionBody.fromChainable(new Pass(stack, 'Pass')) });
   const trigger = new Rule(stack, 'Trigger', { schedule: Schedule.expression('rate(1 hour)') });
-  const fanout = new FanoutAlarms(stack, 'FanoutAlarms', { ...(options.namePrefix ? { namePrefix: options.namePrefix } : {}), actions, stateMachine, trigger });
+  const fanout = new FanoutAlarms(stack, 'FanoutAlarms', { ...(options.namePrefix ? { namePrefix: options.namePrefix } : {}), actions, stateMachine, trigger, triggerDeadLetterQueue: queue('TriggerDlq') });
   return { stack, gate, fanout, template: Template.fromStack(stack) };
 }
 
@@ -37,7 +37,7 @@ describe('GateAlarms and FanoutAlarms without a namePrefix', () => {
 
   it('give no alarm a physical name, so two gates in one account cannot collide', () => {
     const alarms = alarmsOf(template);
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(12);
     for (const alarm of alarms) expect(alarm.AlarmName).toBeUndefined();
   });
 
@@ -47,9 +47,14 @@ describe('GateAlarms and FanoutAlarms without a namePrefix', () => {
   });
 
   it('expose each alarm by name', () => {
-    expect(gate.alarms).toEqual([gate.deadLetters, gate.validateErrors, gate.markerFailures, gate.probeErrors, gate.reconcileErrors, gate.queueAge]);
-    expect(fanout.alarms).toEqual([fanout.runsFailed, fanout.runsTimedOut, fanout.startsFailed]);
+    expect(gate.alarms).toEqual([gate.deadLetters, gate.validateErrors, gate.markerFailures, gate.probeErrors, gate.probeDeadLetters, gate.reconcileErrors, gate.reconcileDeadLetters, gate.queueAge]);
+    expect(fanout.alarms).toEqual([fanout.runsFailed, fanout.runsTimedOut, fanout.startsFailed, fanout.triggerDeadLetters]);
     for (const alarm of [...gate.alarms, ...fanout.alarms]) expect(alarm).toBeDefined();
+  });
+
+  it('alarm on any message in each dead-letter queue: the ready queue\'s, the probe\'s, the reconciler\'s and the fan-out trigger\'s', () => {
+    const watched = alarmsOf(template).filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible').map((a) => (a.Dimensions as { Value: { 'Fn::GetAtt': [string] } }[])[0]!.Value['Fn::GetAtt'][0]);
+    expect(watched.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ProbeDlq', 'ReadyDlq', 'ReconcileDlq', 'TriggerDlq']);
   });
 
   it('count marker failures by the gate the validate function\'s log lines name, in the handlers\' namespace', () => {
@@ -67,8 +72,8 @@ describe('GateAlarms and FanoutAlarms with a namePrefix', () => {
   it('name every alarm after it', () => {
     const alarms = alarmsOf(alarmsStack({ namePrefix: 'acme-gate', gateName: 'lake-prod' }).template);
     expect(alarms.map((a) => a.AlarmName).sort()).toEqual([
-      'dead-letters', 'fanout-failed', 'fanout-not-started', 'fanout-timed-out', 'marker-failures',
-      'probe-errors', 'ready-queue-age', 'reconcile-errors', 'validate-errors',
+      'dead-letters', 'fanout-failed', 'fanout-not-started', 'fanout-requests-dead-letters', 'fanout-timed-out', 'marker-failures',
+      'probe-dead-letters', 'probe-errors', 'ready-queue-age', 'reconcile-dead-letters', 'reconcile-errors', 'validate-errors',
     ].map((name) => `acme-gate-${name}`));
   });
 
