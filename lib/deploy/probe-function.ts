@@ -43,7 +43,9 @@ export class ProbeFunction extends GateFunction {
       ...(props.contractFiles ? { contractFiles: props.contractFiles } : {}),
     });
     const interval = props.interval ?? Duration.minutes(5);
-    this.deadLetterQueue = new TargetDeadLetterQueue(this, 'ScheduleDeadLetters', { retryAttempts: 3, maxEventAge: interval });
+    // EventBridge keeps an event 24 hours at most.
+    const maxEventAge = Duration.seconds(Math.min(interval.toSeconds(), Duration.hours(24).toSeconds()));
+    this.deadLetterQueue = new TargetDeadLetterQueue(this, 'ScheduleDeadLetters', { retryAttempts: 3, maxEventAge });
     this.schedule = new Rule(this, 'Schedule', {
       ruleName: props.functionName,
       description: `Runs ${props.functionName}`,
