@@ -12,3 +12,4 @@ export { ConfigError } from './config-fields.js';
 export { GateFunction, type GateFunctionProps } from './gate-function.js';
 export { addAwsSolutionsChecks } from './nag-checks.js';
 export { acknowledgeWildcardAction, acknowledgeWildcardResources } from './nag-acknowledgements.js';
+export { GateMetrics, METRICS_NAMESPACE, METRICS_SERVICE, type GateMetricName, type GateMetricOptions } from './gate-metrics.js';

@@ -18,6 +18,17 @@ export type OutcomeMetricName =
   | 'ValidationSeconds'
   | 'MarkerToVerdictSeconds';
 
+/**
+ * The dimensions the handlers publish under: `service`, `Gate` (which gate of the account, from
+ * GATE_NAME) and, for a drop's metrics, `contract`; each drop's metrics also go out without
+ * `contract`, as the gate-wide figure an alarm can watch.
+ */
+export const SERVICE_DIMENSION = 'service';
+export const GATE_DIMENSION = 'Gate';
+export const CONTRACT_DIMENSION = 'contract';
+/** The key naming the gate on every log line (a metric filter reads its dimension from it). */
+export const GATE_LOG_KEY = 'gate';
+
 export type OutcomeMetricUnit = 'Count' | 'Bytes' | 'Seconds';
 
 export interface OutcomeMetric {

@@ -81,10 +81,12 @@ describe('the reconcile function', () => {
     });
   });
 
-  it('may manage subscriptions of the topic only, read the registry, and read and write its one record', () => {
+  it('may manage subscriptions of the topic only, read the registry, read and write its one record, and send failed events to its dead-letter queue', () => {
     const statements = roleStatements(gate.stack.gate.reconcile!.role);
     expect(statements).toEqual([
       { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.reconcile!.logGroup), 'Arn'] } },
+      // Its asynchronous invocations' on-failure destination.
+      { Effect: 'Allow', Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], Resource: { 'Fn::GetAtt': [gate.logicalId(gate.stack.gate.reconcile!.deadLetterQueue.queue), 'Arn'] } },
       { Effect: 'Allow', Action: 's3:GetObject', Resource: objectArn(ids.bucket, 'registry/') },
       { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [ids.bucket, 'Arn'] }, Condition: { StringLike: { 's3:prefix': ['registry/*', '_gate/subscriptions.json'] } } },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [ids.bucket, 'Arn'] }, '/_gate/subscriptions.json']] } },
@@ -173,7 +175,7 @@ describe('cdk-nag AwsSolutions, with the registry', () => {
     expect(nagFindings(gate.stack)).toEqual([]);
     expect(reportedViolations(gate)).toEqual([]);
     const reconcile = acknowledgements(gate.app).filter((a) => a.path.includes('/Reconcile/')).map((a) => `${a.path.replace(/^ContractGate-reg\/(Default\/)?/, '')}: ${a.id}`);
-    expect(reconcile.sort()).toEqual(['Reconcile/Function: AwsSolutions-L1', `Reconcile/Role: AwsSolutions-IAM5[Resource::<${ids.bucket}.Arn>/registry/*]`]);
+    expect(reconcile.sort()).toEqual(['Reconcile/DeadLetters/Queue: AwsSolutions-SQS3', 'Reconcile/Function: AwsSolutions-L1', `Reconcile/Role: AwsSolutions-IAM5[Resource::<${ids.bucket}.Arn>/registry/*]`]);
   });
 });
 

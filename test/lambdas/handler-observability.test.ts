@@ -23,7 +23,7 @@ function capture(stream: NodeJS.WriteStream): void {
 }
 
 beforeAll(async () => {
-  ({ store } = environment = await startHandlerEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contract-gate', POWERTOOLS_METRICS_NAMESPACE: 'ContractGate' }));
+  ({ store } = environment = await startHandlerEnvironment({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contract-gate', POWERTOOLS_METRICS_NAMESPACE: 'ContractGate', GATE_NAME: 'lake-prod' }));
   ({ handler: validate } = await import('../../lambdas/validate/handler.js'));
   ({ handler: probe } = await import('../../lambdas/probe/handler.js'));
   (await import('../../lambdas/observability.js')).logger.setLogLevel('INFO');
@@ -50,7 +50,7 @@ async function sqsEvent(prefix: string, messageId: string) {
 }
 
 describe('the validate function, as CloudWatch sees it', () => {
-  it('publishes DropsQuarantined = 1 for orders, with the service and contract dimensions, and logs the drop with its ids', async () => {
+  it('publishes DropsQuarantined = 1 for orders, per contract and for the whole gate, and logs the drop with its ids and gate', async () => {
     const prefix = 'staging/orders/v1/dt=2026-11-20/';
     await dropExample(store, 'bad', prefix);
     const event = await sqsEvent(prefix, 'm-obs-1');
@@ -58,8 +58,8 @@ describe('the validate function, as CloudWatch sees it', () => {
 
     const [line, ...others] = emf('DropsQuarantined');
     expect(others).toEqual([]);
-    expect(line!._aws!.CloudWatchMetrics).toEqual([{ Namespace: 'ContractGate', Dimensions: [['service', 'contract']], Metrics: expect.arrayContaining([{ Name: 'DropsQuarantined', Unit: 'Count' }, { Name: 'RowsChecked', Unit: 'Count' }, { Name: 'BytesRead', Unit: 'Bytes' }, { Name: 'ValidationSeconds', Unit: 'Seconds' }, { Name: 'MarkerToVerdictSeconds', Unit: 'Seconds' }]) }]);
-    expect(line).toMatchObject({ service: 'contract-gate', contract: 'orders', DropsQuarantined: 1, RowsChecked: 1200 });
+    expect(line!._aws!.CloudWatchMetrics).toEqual([{ Namespace: 'ContractGate', Dimensions: [['service', 'Gate', 'contract'], ['service', 'Gate']], Metrics: expect.arrayContaining([{ Name: 'DropsQuarantined', Unit: 'Count' }, { Name: 'RowsChecked', Unit: 'Count' }, { Name: 'BytesRead', Unit: 'Bytes' }, { Name: 'ValidationSeconds', Unit: 'Seconds' }, { Name: 'MarkerToVerdictSeconds', Unit: 'Seconds' }]) }]);
+    expect(line).toMatchObject({ service: 'contract-gate', Gate: 'lake-prod', contract: 'orders', DropsQuarantined: 1, RowsChecked: 1200 });
     expect(line!.BytesRead).toBeGreaterThan(0);
     expect(line!.ValidationSeconds).toBeGreaterThanOrEqual(0);
     expect(line!.DropsRefused).toBeUndefined();
@@ -67,7 +67,7 @@ describe('the validate function, as CloudWatch sees it', () => {
 
     const handled = lines.find((l) => l.message === 'marker handled');
     expect(handled).toMatchObject({
-      level: 'INFO', service: 'contract-gate', function_request_id: 'req-obs-1', function_name: 'gate-validate', correlation_id: 'm-obs-1', sqs_message_id: 'm-obs-1',
+      level: 'INFO', service: 'contract-gate', gate: 'lake-prod', function_request_id: 'req-obs-1', function_name: 'gate-validate', correlation_id: 'm-obs-1', sqs_message_id: 'm-obs-1',
       s3_request_id: expect.stringMatching(/^LOCAL/), dataset: 'orders', major: 1, partition: 'dt=2026-11-20', marker_key: `${prefix}_READY`,
       drop: expect.stringMatching(/^[0-9a-f]{14}$/), attempt: expect.stringMatching(/^\d{8}T\d{6}Z-[0-9a-f]{8}$/), status: 'quarantined',
     });
@@ -87,7 +87,7 @@ describe('the validate function, as CloudWatch sees it', () => {
     await validate(await sqsEvent(prefix, 'm-obs-2'), context('req-obs-3'));
     const [line, ...others] = emf('DropsRefused');
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ service: 'contract-gate', contract: 'Orders', DropsQuarantined: 1, DropsRefused: 1 });
+    expect(line).toMatchObject({ service: 'contract-gate', Gate: 'lake-prod', contract: 'Orders', DropsQuarantined: 1, DropsRefused: 1 });
     expect(line!.RowsChecked).toBeUndefined();
   });
 
@@ -102,14 +102,30 @@ describe('the validate function, as CloudWatch sees it', () => {
 });
 
 describe('the probe function, as CloudWatch sees it', () => {
-  it('publishes ProbeChecked, and ProbeMisses for each contract it probed', async () => {
+  it('publishes ProbeChecked for the gate, and ProbeMisses for each contract it probed', async () => {
     const result = await probe({ id: 'sched-1', 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, context('req-probe-1'));
     const [checked] = emf('ProbeChecked');
-    expect(checked!._aws!.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'ContractGate', Dimensions: [['service']] });
-    expect(checked).toMatchObject({ service: 'contract-gate', ProbeChecked: result.checked });
+    expect(checked!._aws!.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'ContractGate', Dimensions: [['service', 'Gate']] });
+    expect(checked).toMatchObject({ service: 'contract-gate', Gate: 'lake-prod', ProbeChecked: result.checked });
     const misses = emf('ProbeMisses');
     expect(misses.map((l) => l.contract)).toEqual(result.checked > 0 ? ['orders'] : []);
-    if (result.checked > 0) expect(misses[0]).toMatchObject({ ProbeMisses: result.missed, _aws: { CloudWatchMetrics: [{ Dimensions: [['service', 'contract']] }] } });
+    if (result.checked > 0) expect(misses[0]).toMatchObject({ ProbeMisses: result.missed, Gate: 'lake-prod', _aws: { CloudWatchMetrics: [{ Dimensions: [['service', 'Gate', 'contract'], ['service', 'Gate']] }] } });
     for (const log of lines.filter((l) => l.message === 'partition probed')) expect(log).toMatchObject({ function_request_id: 'req-probe-1', correlation_id: 'sched-1' });
+  });
+});
+
+describe('metrics without GATE_NAME (a local run)', () => {
+  it('leave the Gate dimension out rather than invent one', async () => {
+    const { publishContractMetrics, publishServiceMetrics } = await import('../../lambdas/observability.js');
+    vi.stubEnv('GATE_NAME', '');
+    try {
+      publishServiceMetrics([{ name: 'ProbeChecked', unit: 'Count', value: 2 }]);
+      publishContractMetrics({ contract: 'orders', metrics: [{ name: 'DropsPublished', unit: 'Count', value: 1 }] });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(emf('ProbeChecked')[0]!._aws!.CloudWatchMetrics[0]!.Dimensions).toEqual([['service']]);
+    expect(emf('DropsPublished')[0]!._aws!.CloudWatchMetrics[0]!.Dimensions).toEqual([['service', 'contract'], ['service']]);
+    expect(emf('DropsPublished')[0]!.Gate).toBeUndefined();
   });
 });

@@ -1,0 +1,121 @@
+import { Duration, Token } from 'aws-cdk-lib';
+import { MathExpression, Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
+import { CONTRACT_DIMENSION, GATE_DIMENSION, SERVICE_DIMENSION, type OutcomeMetricName } from '../gate/outcome-metrics.js';
+
+/** The namespace and service the handlers' Powertools Metrics publish under (EMF). */
+export const METRICS_NAMESPACE = 'ContractGate';
+export const METRICS_SERVICE = 'contract-gate';
+
+/** The metrics the gate's functions publish besides the outcomes of drops. */
+export type GateMetricName =
+  | OutcomeMetricName
+  | 'ProbeChecked'
+  | 'ProbeMisses'
+  | 'SubscriptionChanges'
+  | 'SubscriptionFailures'
+  | 'MarkerFailures';
+
+export interface GateMetricOptions extends Omit<MetricOptions, 'dimensionsMap'> {
+  /** One contract's figure (the `contract` dimension); a drop's metrics only. @default the whole gate */
+  readonly contract?: string;
+}
+
+/**
+ * The CloudWatch metrics of one gate: what its functions publish (lambdas/observability.ts) under
+ * the dimension `Gate` = the gate's name, which the deployment passes them as GATE_NAME. Counts
+ * default to their Sum over five minutes, durations to their p90.
+ */
+export class GateMetrics {
+  constructor(readonly gateName: string) {}
+
+  /** Drops published to consumers, warnings or not. */
+  metricPublished(options: GateMetricOptions = {}): Metric {
+    return this.metric('DropsPublished', options);
+  }
+
+  /** Drops quarantined, refused ones included (see metricRefused). */
+  metricQuarantined(options: GateMetricOptions = {}): Metric {
+    return this.metric('DropsQuarantined', options);
+  }
+
+  /** Quarantined drops never read: no contract, a retired one, a bad partition or manifest. */
+  metricRefused(options: GateMetricOptions = {}): Metric {
+    return this.metric('DropsRefused', options);
+  }
+
+  /** Drops a newer drop of the same partition replaced before their verdict. */
+  metricSuperseded(options: GateMetricOptions = {}): Metric {
+    return this.metric('DropsSuperseded', options);
+  }
+
+  metricPublishedWithWarnings(options: GateMetricOptions = {}): Metric {
+    return this.metric('DropsPublishedWithWarnings', options);
+  }
+
+  /** Markers the validate function could not finish (any line it logged at ERROR); delivered again. */
+  metricFailed(options: Omit<GateMetricOptions, 'contract'> = {}): Metric {
+    return this.metric('MarkerFailures', options);
+  }
+
+  metricRowsChecked(options: GateMetricOptions = {}): Metric {
+    return this.metric('RowsChecked', options);
+  }
+
+  metricRowsWithheld(options: GateMetricOptions = {}): Metric {
+    return this.metric('RowsWithheld', options);
+  }
+
+  metricBytesRead(options: GateMetricOptions = {}): Metric {
+    return this.metric('BytesRead', options);
+  }
+
+  metricValidationSeconds(options: GateMetricOptions = {}): Metric {
+    return this.metric('ValidationSeconds', { statistic: 'p90', ...options });
+  }
+
+  /** From a marker's arrival to the verdict consumers see. */
+  metricMarkerToVerdictSeconds(options: GateMetricOptions = {}): Metric {
+    return this.metric('MarkerToVerdictSeconds', { statistic: 'p90', ...options });
+  }
+
+  /** Partitions the SLA probe found missing their deadline. */
+  metricProbeMisses(options: GateMetricOptions = {}): Metric {
+    return this.metric('ProbeMisses', options);
+  }
+
+  metricSubscriptionFailures(options: Omit<GateMetricOptions, 'contract'> = {}): Metric {
+    return this.metric('SubscriptionFailures', options);
+  }
+
+  /** Any metric of the gate by name. */
+  metric(metricName: GateMetricName, options: GateMetricOptions = {}): Metric {
+    const { contract, ...rest } = options;
+    return new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName,
+      dimensionsMap: { [SERVICE_DIMENSION]: METRICS_SERVICE, [GATE_DIMENSION]: this.gateName, ...(contract === undefined ? {} : { [CONTRACT_DIMENSION]: contract }) },
+      statistic: 'Sum',
+      ...rest,
+    });
+  }
+
+  /**
+   * One line per contract that has published the metric, found by a SEARCH: contracts come and
+   * go with the registry, so a dashboard cannot list them.
+   */
+  searchPerContract(metricName: GateMetricName, statistic: string, period = Duration.minutes(5)): MathExpression {
+    const schema = `{${METRICS_NAMESPACE},${CONTRACT_DIMENSION},${GATE_DIMENSION},${SERVICE_DIMENSION}}`;
+    return new MathExpression({
+      expression: `SEARCH('${schema} ${GATE_DIMENSION}="${searchValue(this.gateName)}" MetricName="${metricName}"', '${statistic}', ${period.toSeconds()})`,
+      usingMetrics: {},
+      label: '',
+      period,
+    });
+  }
+}
+
+/** A value inside a SEARCH's double quotes, itself inside single quotes. */
+function searchValue(value: string): string {
+  if (Token.isUnresolved(value)) return value;
+  return value.replace(/[\\"']/g, (c) => `\\${c}`);
+}
