@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, Names, Tags, type RemovalPolicy } from 'aws-cdk-lib';
-import type { Alarm, IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm, IAlarmAction, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -15,7 +15,8 @@ import { grantDataset } from './dataset-grants.js';
 import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
 import { GateBucket, requireDatasetName } from './gate-bucket.js';
-import { GateDashboard, METRICS_NAMESPACE, METRICS_SERVICE } from './gate-dashboard.js';
+import { GateDashboard } from './gate-dashboard.js';
+import { GateMetrics, METRICS_NAMESPACE, METRICS_SERVICE, type GateMetricOptions } from './gate-metrics.js';
 import { gateSettings, type GateSettings } from './gate-settings.js';
 import { GateTopic } from './gate-topic.js';
 import { ProbeFunction } from './probe-function.js';
@@ -52,8 +53,12 @@ export class ContractGate extends Construct {
   readonly reconcileFunction?: LambdaFunction;
   /** The fan-out's state machine, when the fan-out is enabled (its functions: `fanout.functions`). */
   readonly stateMachine?: StateMachine;
-  /** Every alarm of the gate, the fan-out's included. */
+  /** Every alarm of the gate, the fan-out's included (by name: `gateAlarms`, `fanout.alarms`). */
   readonly alarms: readonly Alarm[];
+  /** The gate's own alarms, by name. */
+  readonly gateAlarms: GateAlarms;
+  /** The gate's CloudWatch metrics, each with its `Gate` dimension (the functions' GATE_NAME). */
+  readonly metrics: GateMetrics;
   readonly gateBucket: GateBucket;
   readonly notices: GateTopic;
   readonly ready: ReadyQueue;
@@ -74,6 +79,7 @@ export class ContractGate extends Construct {
     this.settings = gateSettings(props, Names.uniqueResourceName(this, { maxLength: 64 }), `ContractGate "${this.node.path}"`);
     const { settings } = this;
     this.gateName = settings.gateName;
+    this.metrics = new GateMetrics(settings.gateName);
     // Added, never set over a company's own tags: a key of the gate's own.
     Tags.of(this).add('contract-gate:gate', settings.gateName);
     this.gateBucket = this.bucketOf(props);
@@ -103,17 +109,41 @@ export class ContractGate extends Construct {
     this.probeFunction = this.probe.function;
     this.reconcile = settings.registry ? this.registryReaders(settings.registry.refresh) : undefined;
     if (this.reconcile) this.reconcileFunction = this.reconcile.function;
-    const gateAlarms = this.createAlarms(props.alarmActions);
-    this.alarms = [...gateAlarms.alarms, ...(this.fanout?.alarms.alarms ?? [])];
-    this.dashboard = new GateDashboard(this, 'Dashboard', { ...optionalName('dashboardName', settings.namePrefix), alarms: gateAlarms.alarms });
+    this.gateAlarms = this.createAlarms(props.alarmActions);
+    this.alarms = [...this.gateAlarms.alarms, ...(this.fanout?.alarms.alarms ?? [])];
+    // Every alarm under the gate is found at synth, the fan-out's included.
+    this.dashboard = new GateDashboard(this, 'Dashboard', { ...optionalName('dashboardName', settings.namePrefix), gateName: settings.gateName });
     this.outputs();
     for (const fn of [this.validate, this.probe, ...(this.reconcile ? [this.reconcile] : []), ...(this.fanout?.functions.all ?? [])]) {
       fn.function.addEnvironment('GATE_NAME', settings.gateName);
+      fn.function.addEnvironment('POWERTOOLS_SERVICE_NAME', METRICS_SERVICE);
+      fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
     }
-    for (const fn of [this.validate.function, this.probe.function, ...(this.reconcile ? [this.reconcile.function] : [])]) {
-      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', METRICS_SERVICE);
-      fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
-    }
+  }
+
+  /** Drops of this gate published (of one contract with `contract`): Sum over 5 minutes. */
+  metricPublished(options?: GateMetricOptions): Metric {
+    return this.metrics.metricPublished(options);
+  }
+
+  /** Drops of this gate quarantined, refusals included. */
+  metricQuarantined(options?: GateMetricOptions): Metric {
+    return this.metrics.metricQuarantined(options);
+  }
+
+  /** Drops refused unread (no contract, retired, a bad path or manifest). */
+  metricRefused(options?: GateMetricOptions): Metric {
+    return this.metrics.metricRefused(options);
+  }
+
+  /** Drops superseded by a newer drop of their partition before their verdict was carried out. */
+  metricSuperseded(options?: GateMetricOptions): Metric {
+    return this.metrics.metricSuperseded(options);
+  }
+
+  /** Markers the validate function could not finish (retried): the gate's own failures, not the data's. */
+  metricFailed(options?: Omit<GateMetricOptions, 'contract'>): Metric {
+    return this.metrics.metricFailed(options);
   }
 
   /**
@@ -230,6 +260,9 @@ export class ContractGate extends Construct {
     return new GateAlarms(this, 'Alarms', {
       ...optionalName('namePrefix', this.settings.namePrefix),
       actions: alarmActions ?? [this.notices.alarmAction],
+      gateName: this.settings.gateName,
+      probeDeadLetterQueue: this.probe.deadLetterQueue.queue,
+      ...(this.reconcile ? { reconcileDeadLetterQueue: this.reconcile.deadLetterQueue.queue } : {}),
       queue: this.ready.queue,
       deadLetterQueue: this.ready.deadLetterQueue,
       validateFunction: this.validate.function,

@@ -13,14 +13,8 @@ export interface GateAlarmsProps {
   readonly namePrefix?: string;
   /** Where alarms and their recoveries go: an `SnsAction`, a company's own actions. @default nowhere */
   readonly actions?: readonly IAlarmAction[];
-  /** @deprecated one action; use `actions`. */
-  readonly action?: IAlarmAction;
-  /**
-   * The gate's name (its functions' GATE_NAME): the marker failures are counted as the metric
-   * `MarkerFailures` with this `Gate` dimension. Without it they are counted in the namespace
-   * `namePrefix`, as before there was a gate dimension. @default none; then `namePrefix` is needed
-   */
-  readonly gateName?: string;
+  /** The gate's name (its functions' GATE_NAME): marker failures are counted with this `Gate` dimension. */
+  readonly gateName: string;
   readonly queue: IQueue;
   readonly deadLetterQueue: IQueue;
   readonly validateFunction: IFunction;
@@ -54,7 +48,7 @@ export class GateAlarms extends Construct {
   constructor(scope: Construct, id: string, props: GateAlarmsProps) {
     super(scope, id);
     const period = Duration.minutes(5);
-    const make = new AlarmMaker(this, { namePrefix: props.namePrefix, actions: props.actions ?? (props.action ? [props.action] : []) });
+    const make = new AlarmMaker(this, { namePrefix: props.namePrefix, actions: props.actions ?? [] });
     this.deadLetters = make.deadLetters('DeadLetters', 'dead-letters', props.deadLetterQueue, 'A completion marker failed every delivery and sits in the dead-letter queue; its files are still in staging. Read the validate function\'s errors, fix, then redrive.');
     this.validateErrors = make.atLeastOne('ValidateErrors', 'validate-errors', 'The validate function crashed or timed out; its batch will be delivered again.', props.validateFunction.metricErrors({ period, statistic: 'Sum' }));
     this.markerFailures = make.atLeastOne('MarkerFailures', 'marker-failures', 'The validate function could not finish a marker (logged at ERROR); the marker will be delivered again.', this.markerFailureMetric(props, period));
@@ -89,16 +83,14 @@ export class GateAlarms extends Construct {
    * Errors; its error log line is what counts it, under the gate and service the line names.
    */
   private markerFailureMetric(props: GateAlarmsProps, period: Duration): IMetric {
-    const byGate = props.gateName !== undefined;
-    if (!byGate && props.namePrefix === undefined) throw new Error('GateAlarms needs gateName (the functions\' GATE_NAME), to count marker failures by gate');
-    const failures = new MetricFilter(this, 'MarkerFailureFilter', {
+    new MetricFilter(this, 'MarkerFailureFilter', {
       logGroup: props.validateLogGroup,
       filterPattern: FilterPattern.stringValue('$.level', '=', 'ERROR'),
-      metricNamespace: byGate ? METRICS_NAMESPACE : props.namePrefix!,
+      metricNamespace: METRICS_NAMESPACE,
       metricName: 'MarkerFailures',
       metricValue: '1',
-      ...(byGate ? { dimensions: { [SERVICE_DIMENSION]: `$.${SERVICE_DIMENSION}`, [GATE_DIMENSION]: `$.${GATE_LOG_KEY}` } } : {}),
+      dimensions: { [SERVICE_DIMENSION]: `$.${SERVICE_DIMENSION}`, [GATE_DIMENSION]: `$.${GATE_LOG_KEY}` },
     });
-    return byGate ? new GateMetrics(props.gateName!).metricFailed({ period }) : failures.metric({ period, statistic: 'Sum' });
+    return new GateMetrics(props.gateName).metricFailed({ period });
   }
 }

@@ -1,19 +1,15 @@
 import { Duration } from 'aws-cdk-lib';
-import { AlarmBase, AlarmStatusWidget, ConcreteWidget, Dashboard, GraphWidget, MathExpression, type IAlarm, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
+import { AlarmBase, AlarmStatusWidget, ConcreteWidget, Dashboard, GraphWidget, type IAlarm, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, type IConstruct } from 'constructs';
-import { GateMetrics, METRICS_NAMESPACE, type GateMetricName } from './gate-metrics.js';
+import { GateMetrics, type GateMetricName } from './gate-metrics.js';
 
 export { METRICS_NAMESPACE, METRICS_SERVICE } from './gate-metrics.js';
 
 export interface GateDashboardProps {
   /** @default a name CloudFormation generates */
   readonly dashboardName?: string;
-  /**
-   * The gate whose metrics the graphs show: the `Gate` dimension, the GATE_NAME its functions are
-   * given. Without it the graphs show every gate's metrics published without a `Gate` dimension
-   * (functions deployed before it existed). @default none
-   */
-  readonly gateName?: string;
+  /** The gate whose metrics the graphs show: the `Gate` dimension, the GATE_NAME its functions are given. */
+  readonly gateName: string;
   /** Alarms to show besides those found under `alarmScope`. @default none */
   readonly alarms?: readonly IAlarm[];
   /**
@@ -31,7 +27,7 @@ export interface GateDashboardProps {
 export class GateDashboard extends Construct {
   readonly dashboard: Dashboard;
 
-  constructor(scope: Construct, id: string, props: GateDashboardProps = {}) {
+  constructor(scope: Construct, id: string, props: GateDashboardProps) {
     super(scope, id);
     this.dashboard = new Dashboard(this, 'Dashboard', { ...(props.dashboardName ? { dashboardName: props.dashboardName } : {}), defaultInterval: Duration.days(1) });
     this.dashboard.addWidgets(new EveryAlarmWidget(props.alarmScope ?? scope, props.alarms ?? []));
@@ -58,17 +54,9 @@ export class GateDashboard extends Construct {
 type Grapher = (title: string, metricName: GateMetricName, statistic: string, width?: number) => GraphWidget;
 
 /** Graphs of one metric for every contract that has published it, of this gate when it is named. */
-function grapher(gateName: string | undefined): Grapher {
-  const metrics = gateName === undefined ? undefined : new GateMetrics(gateName);
-  return (title, metricName, statistic, width = 8) => {
-    const search = metrics?.searchPerContract(metricName, statistic) ?? new MathExpression({
-      expression: `SEARCH('{${METRICS_NAMESPACE},contract,service} MetricName="${metricName}"', '${statistic}', 300)`,
-      usingMetrics: {},
-      label: '',
-      period: Duration.minutes(5),
-    });
-    return new GraphWidget({ title, left: [search], width, height: 6 });
-  };
+function grapher(gateName: string): Grapher {
+  const metrics = new GateMetrics(gateName);
+  return (title, metricName, statistic, width = 8) => new GraphWidget({ title, left: [metrics.searchPerContract(metricName, statistic)], width, height: 6 });
 }
 
 /**
