@@ -224,9 +224,9 @@ describe('alarms', () => {
     gate.template.hasResourceProperties('AWS::Logs::MetricFilter', {
       LogGroupName: { Ref: gate.logicalId(gate.stack.gate.validate.logGroup) },
       FilterPattern: '{ $.level = "ERROR" }',
-      MetricTransformations: [{ MetricNamespace: 'contract-gate-prod', MetricName: 'MarkerFailures', MetricValue: '1' }],
+      MetricTransformations: [{ MetricNamespace: 'ContractGate', MetricName: 'MarkerFailures', MetricValue: '1', Dimensions: [{ Key: 'service', Value: '$.service' }, { Key: 'Gate', Value: '$.gate' }] }],
     });
-    alarm('marker-failures', { Namespace: 'contract-gate-prod', MetricName: 'MarkerFailures', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    alarm('marker-failures', { Namespace: 'ContractGate', MetricName: 'MarkerFailures', Dimensions: [{ Name: 'Gate', Value: 'prod' }, { Name: 'service', Value: 'contract-gate' }], Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
   it('page when the oldest ready message is older than the configured age', () => {

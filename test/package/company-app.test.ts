@@ -19,10 +19,6 @@ const TSC = join(PROJECT_ROOT, 'node_modules/.bin/tsc');
 // Written against the props of issue 29 (gateName, bucket: IBucket, encryptionKey, topic, ...).
 // Until the construct takes them, the app cannot compile: the suite says so rather than failing.
 // Remove this guard once contract-gate-props.ts has them.
-const WAITING_FOR_PROPS = readFileSync(join(PROJECT_ROOT, 'lib/deploy/contract-gate-props.ts'), 'utf8').includes('readonly gateName?')
-  ? undefined
-  : 'the company app is written against issue 29\'s ContractGateProps (gateName, bucket: IBucket, encryptionKey, topic, alarmActions, fanout.bucketEventBridge), which lib/deploy/contract-gate-props.ts does not have yet';
-
 interface CompanySynth {
   readonly synthError?: string;
   readonly nagDirect: string[];
@@ -40,7 +36,6 @@ function pinnedCdkNag(): string {
 }
 
 beforeAll(async () => {
-  if (WAITING_FOR_PROPS) return;
   app = await scratchApp();
   await app.exec('npm', ['install', `cdk-nag@${pinnedCdkNag()}`, '--no-audit', '--no-fund', '--prefer-offline']);
   writeFileSync(join(app.dir, 'company-app.ts'), COMPANY_APP_TS);
@@ -81,28 +76,24 @@ function prefixesOf(statements: ReturnType<typeof role>, bucketArn: string): str
 }
 
 describe('a company\'s app: an existing SSE-KMS bucket and topic, two gates in one stack, one in another environment', () => {
-  it('synthesizes with cdk-nag on and no cdk-nag finding, error or warning', (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
+  it('synthesizes with cdk-nag on and no cdk-nag finding, error or warning', () => {
     expect(nagFindings(outdir)).toEqual([]);
     expect(synth.nagDirect).toEqual([]);
     expect(synth.synthError).toBeUndefined();
     expect(stacks.map((s) => `${s.id} ${s.account}/${s.region}`).sort()).toEqual(['DataLake 111111111111/eu-west-1', 'Reporting 222222222222/eu-central-1']);
   });
 
-  it('gives no physical name twice in any account and region', (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
+  it('gives no physical name twice in any account and region', () => {
     expect(duplicatePhysicalNames(stacks)).toEqual([]);
   });
 
   it('passes cfn-lint with no error', async (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
     const cfnLint = await findCfnLint();
     if (!('path' in cfnLint)) return ctx.skip(cfnLint.missing);
     expect((await lintAssembly(cfnLint.path, outdir)).filter((f) => f.level === 'Error')).toEqual([]);
   }, SLOW);
 
-  it('gives each producer exactly its dataset\'s prefixes in its own gate, writing only to staging and its contracts, and the key to read and write with', (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
+  it('gives each producer exactly its dataset\'s prefixes in its own gate, writing only to staging and its contracts, and the key to read and write with', () => {
     for (const [roleId, team, dataset] of [['OrdersProducer', 'sales', 'orders'], ['PaymentsProducer', 'finance', 'payments']] as const) {
       const statements = role('DataLake', roleId);
       expect(prefixesOf(statements, LAKE_BUCKET), roleId).toEqual([`${team}/_contracts/${dataset}/`, `${team}/_gate/decisions/${dataset}/`, `${team}/quarantine/${dataset}/`, `${team}/staging/${dataset}/`]);
@@ -112,8 +103,7 @@ describe('a company\'s app: an existing SSE-KMS bucket and topic, two gates in o
     }
   });
 
-  it('gives the analyst what both gates published of its datasets, and the key to read with only', (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
+  it('gives the analyst what both gates published of its datasets, and the key to read with only', () => {
     const statements = role('DataLake', 'Analyst');
     expect(prefixesOf(statements, LAKE_BUCKET)).toEqual(['finance/published/payments/', 'sales/published/orders/']);
     expect(bucketPrefixes(statements, LAKE_BUCKET)['s3:PutObject']).toBeUndefined();
@@ -121,8 +111,7 @@ describe('a company\'s app: an existing SSE-KMS bucket and topic, two gates in o
     expect(allows(statements, 'kms:GenerateDataKey', LAKE_KEY)).toBe(false);
   });
 
-  it('grants the other environment\'s roles on the bucket the gate created there and the key given for it', (ctx) => {
-    if (WAITING_FOR_PROPS) return ctx.skip(WAITING_FOR_PROPS);
+  it('grants the other environment\'s roles on the bucket the gate created there and the key given for it', () => {
     const reporting = stack('Reporting');
     const buckets = Object.entries(reporting.template.Resources ?? {}).filter(([, r]) => r.Type === 'AWS::S3::Bucket').map(([id]) => `<${id}.Arn>`);
     const key = `<${synth.stacks.Reporting!.keyLogicalId}.Arn>`;
