@@ -95,19 +95,6 @@ export async function synthCompanyApp(outdir: string): Promise<{ synthError?: st
 }
 `;
 
-export const COMPANY_TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    lib: ['ES2023'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    types: [],
-    skipLibCheck: true,
-    outDir: 'out',
-  },
-  files: ['company-app.ts'],
-};
 
 /** The app's entry: the output directory in, one JSON line out. */
 export const COMPANY_RUN_MJS = `import { synthCompanyApp } from './out/company-app.js';

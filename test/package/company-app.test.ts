@@ -1,14 +1,14 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
 import { assemblyStacks, type AssemblyStack } from './assembly-stacks.js';
 import { findCfnLint, lintAssembly } from './cfn-lint.js';
-import { COMPANY_APP_TS, COMPANY_RUN_MJS, COMPANY_TSCONFIG } from './company-app-source.js';
+import { COMPANY_APP_TS, COMPANY_RUN_MJS } from './company-app-source.js';
 import { nagFindings } from './nag-report.js';
 import { duplicatePhysicalNames } from './physical-names.js';
 import { allows, bucketPrefixes, roleStatements } from './role-policy.js';
-import { scratchApp, type ScratchApp } from './scratch-app.js';
+import { removeScratchAppWhenPassed, scratchApp, scratchTsconfig, type ScratchApp } from './scratch-app.js';
 
 // Issue 29's acceptance: the company app, installed from the packed tarball with only the peer
 // dependencies (cdk-nag among them). Packing, installing and synthesizing three gates on a loaded
@@ -39,7 +39,7 @@ beforeAll(async () => {
   app = await scratchApp();
   await app.exec('npm', ['install', `cdk-nag@${pinnedCdkNag()}`, '--no-audit', '--no-fund', '--prefer-offline']);
   writeFileSync(join(app.dir, 'company-app.ts'), COMPANY_APP_TS);
-  writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(COMPANY_TSCONFIG, null, 2)}\n`);
+  writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(scratchTsconfig('company-app.ts'), null, 2)}\n`);
   writeFileSync(join(app.dir, 'run.mjs'), COMPANY_RUN_MJS);
   await app.exec(process.execPath, [TSC, '-p', join(app.dir, 'tsconfig.json')]);
   outdir = join(app.dir, 'cdk.out');
@@ -47,14 +47,7 @@ beforeAll(async () => {
   synth = JSON.parse(stdout.trim().split('\n').at(-1)!) as CompanySynth;
   stacks = assemblyStacks(outdir);
 }, SLOW);
-let failed = false;
-afterEach(({ task }) => {
-  failed ||= task.result?.state === 'fail';
-});
-// Kept to look at when a test failed.
-afterAll(() => {
-  if (app && !failed) rmSync(dirname(app.dir), { recursive: true, force: true });
-});
+removeScratchAppWhenPassed(() => app);
 
 const LAKE_BUCKET = 'arn:aws:s3:::acme-data-lake';
 const LAKE_KEY = 'arn:aws:kms:eu-west-1:111111111111:key/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';

@@ -32,19 +32,6 @@ export function synthGate(outdir: string): { functions: { id: string; code: stri
 }
 `;
 
-export const CONSUMER_TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    lib: ['ES2023'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    types: [],
-    skipLibCheck: true,
-    outDir: 'out',
-  },
-  files: ['consumer.ts'],
-};
 
 /** Plays the app's entry: argv in, one JSON line out, as a user's own script would. */
 export const RUN_MJS = `import { validateExample, synthGate } from './out/consumer.js';

@@ -1,12 +1,12 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
 import { HANDLER_BUNDLES, HANDLERS_DIR, handlerFile } from '../../lib/deploy/handler-bundles.js';
 import { EMULATOR_PACKAGE, EMULATOR_VERSION } from '../../lib/local/emulator-package.js';
-import { CONSUMER_TS, CONSUMER_TSCONFIG, RUN_MJS } from './consumer-source.js';
-import { scratchApp, type ScratchApp } from './scratch-app.js';
+import { CONSUMER_TS, RUN_MJS } from './consumer-source.js';
+import { removeScratchAppWhenPassed, scratchApp, scratchTsconfig, type ScratchApp } from './scratch-app.js';
 
 // Packing and installing on a loaded machine: minutes, not seconds. No timing is asserted.
 const SLOW = 900_000;
@@ -17,14 +17,7 @@ let app: ScratchApp;
 beforeAll(async () => {
   app = await scratchApp();
 }, SLOW);
-let failed = false;
-afterEach(({ task }) => {
-  failed ||= task.result?.state === 'fail';
-});
-// The scratch app holds a whole aws-cdk-lib: removed when all went well, kept to look at when not.
-afterAll(() => {
-  if (app && !failed) rmSync(dirname(app.dir), { recursive: true, force: true });
-});
+removeScratchAppWhenPassed(() => app);
 
 const installed = () => join(app.dir, 'node_modules/contract-gate');
 const TARBALL_LIMIT = 2_000_000;
@@ -104,7 +97,7 @@ describe('the package, installed from its tarball into an app outside the reposi
 
   it('type-checks a file importing the API, the construct and the handlers, validates a partition and synthesizes a ContractGate', async () => {
     writeFileSync(join(app.dir, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
+    writeFileSync(join(app.dir, 'tsconfig.json'), `${JSON.stringify(scratchTsconfig('consumer.ts'), null, 2)}\n`);
     writeFileSync(join(app.dir, 'run.mjs'), RUN_MJS);
     await app.exec(process.execPath, [TSC, '-p', join(app.dir, 'tsconfig.json')]);
     const outdir = join(app.dir, 'cdk.out');

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, afterEach } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
 
 const run = promisify(execFile);
@@ -65,4 +66,27 @@ export async function scratchApp(): Promise<ScratchApp> {
     throw new Error(`could not install the packed tarball into the scratch app: the npm registry (or a warm npm cache) is needed\n${(error as Error).message}`, { cause: error });
   }
   return { dir, tarball, packed: { files: pack.files.map((f) => f.path), size: pack.size, unpackedSize: pack.unpackedSize }, exec: (file, args, options) => exec(dir, file, args, options?.timeoutMs) };
+}
+
+/** The tsconfig a scratch app type-checks `file` with: strict, no @types (only what it installed). */
+export function scratchTsconfig(file: string): object {
+  return {
+    compilerOptions: { target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: [], skipLibCheck: true, outDir: 'out' },
+    files: [file],
+  };
+}
+
+/**
+ * Removes the scratch app after the file's tests when all passed; kept to look at when one failed
+ * (it holds a whole aws-cdk-lib). Call at the top level of a test file.
+ */
+export function removeScratchAppWhenPassed(app: () => ScratchApp | undefined): void {
+  let failed = false;
+  afterEach(({ task }) => {
+    failed ||= task.result?.state === 'fail';
+  });
+  afterAll(() => {
+    const made = app();
+    if (made && !failed) rmSync(dirname(made.dir), { recursive: true, force: true });
+  });
 }
