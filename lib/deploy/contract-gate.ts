@@ -11,10 +11,10 @@ import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { planEmailSubscriptions } from '../subscriptions/email-recipients.js';
 import type { ContractGateProps } from './contract-gate-props.js';
-import { grantDataset } from './dataset-grants.js';
+import { grantDataset, grantPublishContract, requireDatasetName } from './dataset-grants.js';
 import { FanoutStateMachine } from './fanout-state-machine.js';
 import { GateAlarms } from './gate-alarms.js';
-import { GateBucket, requireDatasetName } from './gate-bucket.js';
+import { GateBucket } from './gate-bucket.js';
 import { GateDashboard } from './gate-dashboard.js';
 import { GateMetrics, METRICS_NAMESPACE, METRICS_SERVICE, type GateMetricOptions } from './gate-metrics.js';
 import { gateSettings, type GateSettings } from './gate-settings.js';
@@ -160,7 +160,7 @@ export class ContractGate extends Construct {
     const staged = grantDataset(this.gateBucket, grantee, ['s3:PutObject', 's3:GetObject'], [`${prefixes.staging}${dataset}/`]);
     const read = grantDataset(this.gateBucket, grantee, ['s3:GetObject'], [`${prefixes.state}decisions/${dataset}/`, `${prefixes.quarantine}${dataset}/`]);
     const grant = staged.combine(read);
-    return this.settings.registry ? grant.combine(this.gateBucket.grantPublishContract(grantee, dataset)) : grant;
+    return this.settings.registry ? grant.combine(this.grantPublishContract(grantee, dataset)) : grant;
   }
 
   /**
@@ -170,6 +170,15 @@ export class ContractGate extends Construct {
   grantConsumer(grantee: IGrantable, dataset: string): Grant {
     requireDatasetName(dataset);
     return grantDataset(this.gateBucket, grantee, ['s3:GetObject'], [`${this.settings.prefixes.published}${dataset}/`]);
+  }
+
+  /**
+   * Lets a producer (a CI role, a team's deploy user) register the contracts of one dataset
+   * (`contract-gate publish`): read, write and list under `<registry prefix><name>/`, nothing of
+   * other datasets. Part of grantProducer; on its own for a role that only publishes contracts.
+   */
+  grantPublishContract(grantee: IGrantable, dataset: string): Grant {
+    return grantPublishContract(this.gateBucket, grantee, dataset);
   }
 
   /** `<namePrefix>-<suffix>`, or undefined (a generated name) without a prefix. */

@@ -4,6 +4,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ConfigError } from './config-fields.js';
+import { NAME } from '../contract/native-contract.js';
 import type { GateBucket } from './gate-bucket.js';
 import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
 
@@ -18,6 +19,21 @@ const DATASET_WILDCARD_REASON = 'Object ARNs under one dataset\'s prefix (<area>
  * the owner must add, not a grant that silently does nothing. The wildcard object ARNs are
  * acknowledged for cdk-nag on the grantee, each by its ARN.
  */
+/**
+ * Lets a producer (a CI role, a team's deploy user) register the contracts of one dataset:
+ * read and write under `<registry prefix><name>/` (the version files and the pointers of every
+ * major), and list there (a new major is checked against the earlier ones), nothing of other
+ * datasets.
+ */
+export function grantPublishContract(gateBucket: GateBucket, grantee: IGrantable, dataset: string): Grant {
+  requireDatasetName(dataset);
+  return grantDataset(gateBucket, grantee, ['s3:GetObject', 's3:PutObject'], [`${gateBucket.requireRegistry('grantPublishContract')}${dataset}/`]);
+}
+/** A dataset name becomes part of an IAM resource: `*`, `?` or `/` would widen a grant to other datasets. */
+export function requireDatasetName(dataset: string): void {
+  if (!NAME.test(dataset)) throw new Error(`"${dataset}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
+}
+
 export function grantDataset(gateBucket: GateBucket, grantee: IGrantable, actions: readonly string[], prefixes: readonly string[]): Grant {
   refuseUnreachable(gateBucket, grantee, actions, prefixes);
   const { bucket } = gateBucket;

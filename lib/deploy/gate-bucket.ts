@@ -6,10 +6,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption, EventType, ObjectLockReten
 import { LambdaDestination, SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { NAME } from '../contract/native-contract.js';
 import { DEFAULT_LAYOUT } from '../gate/gate-layout.js';
 import { POINTER_FILE } from '../registry/registry-layout.js';
-import { grantDataset } from './dataset-grants.js';
 import type { GatePrefixes, ObjectLockConfig } from './environment-config.js';
 import { acknowledgeWildcardResources } from './nag-acknowledgements.js';
 
@@ -245,17 +243,6 @@ export class GateBucket extends Construct {
     this.acknowledgeNotificationsHandler();
   }
 
-  /**
-   * Lets a producer (a CI role, a team's deploy user) register the contracts of one dataset:
-   * read and write under `<registry prefix><name>/` (the version files and the pointers of every
-   * major), and list there (a new major is checked against the earlier ones), nothing of other
-   * datasets. A grantee of another account is allowed on the bucket policy too (see grantDataset).
-   */
-  grantPublishContract(grantee: IGrantable, datasetName: string): Grant {
-    requireDatasetName(datasetName);
-    return grantDataset(this, grantee, ['s3:GetObject', 's3:PutObject'], [`${this.requireRegistry('grantPublishContract')}${datasetName}/`]);
-  }
-
   /** Object actions under each key prefix, a listing limited to them, and the key, for a role of this stack. */
   grantUnder(grantee: IGrantable, actions: string[], prefixes: readonly string[]): Grant {
     const objects = Grant.addToPrincipal({ grantee, actions, resourceArns: prefixes.map((p) => this.bucket.arnForObjects(`${p}*`)) });
@@ -353,9 +340,4 @@ function objectLock(lock: ObjectLockConfig | undefined): { objectLockEnabled?: t
   if (!lock) return {};
   const days = Duration.days(lock.days);
   return { objectLockEnabled: true, objectLockDefaultRetention: lock.mode === 'compliance' ? ObjectLockRetention.compliance(days) : ObjectLockRetention.governance(days) };
-}
-
-/** A dataset name becomes part of an IAM resource: `*`, `?` or `/` would widen a grant to other datasets. */
-export function requireDatasetName(dataset: string): void {
-  if (!NAME.test(dataset)) throw new Error(`"${dataset}" is not a dataset name (lower case letters, digits, "_" or "-", starting with a letter)`);
 }

@@ -6,7 +6,7 @@ import { CsvScanner } from './csv-scanner.js';
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
 import { HashedText, TextValues, type FieldReader } from './csv-field-readers.js';
 import { parsedReader } from './text-typed-readers.js';
-import { checkNotHeader, EMPTY_FILE, headerNames } from './csv-header.js';
+import { checkNotHeader, EMPTY_FILE, headerNames, type CsvLayout } from './csv-header.js';
 import { pickRows } from './csv-row-picker.js';
 import { ChunkWindow, DEFAULT_BATCH_ROWS, DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORD_BYTES, type TextReadOptions } from './line-scanner.js';
 import { type BatchOptions, type ColumnBatch, type TableFile, type TextRange, UnreadableError } from './table-file.js';
@@ -24,13 +24,6 @@ export interface CsvOptions extends TextReadOptions {
 }
 
 /** What every pass over a CSV file shares: the dialect and where the column names come from. */
-export interface CsvLayout {
-  readonly dialect: ByteDialect;
-  readonly maxRecordBytes: number;
-  /** The contract's columns, read as the file's when the dialect says it has no header. */
-  readonly columns: readonly string[];
-}
-
 /**
  * Opens a CSV file (RFC 4180 unless the contract's dialect says otherwise, header row first
  * unless it says none), plain, gzip- or zstd-compressed. Values are strings, or null for a null

@@ -1,6 +1,15 @@
+import type { ByteDialect } from './csv-byte-dialect.js';
 import type { CsvRecord } from './csv-record.js';
 import { otherDelimiter } from './csv-delimiter.js';
 import { UnreadableError } from './table-file.js';
+
+/** How a CSV file is read: its dialect, the longest record, and the contract's columns. */
+export interface CsvLayout {
+  readonly dialect: ByteDialect;
+  readonly maxRecordBytes: number;
+  /** The contract's columns, read as the file's when the dialect says it has no header. */
+  readonly columns: readonly string[];
+}
 
 export const EMPTY_FILE = 'the CSV file is empty; it needs a header row naming the columns';
 

@@ -1,6 +1,5 @@
 import { CsvBatchBuilder, type WantedColumn } from './csv-batch-builder.js';
-import type { CsvLayout } from './csv-file.js';
-import { EMPTY_FILE, headerNames } from './csv-header.js';
+import { EMPTY_FILE, headerNames, type CsvLayout } from './csv-header.js';
 import type { RecordSink } from './csv-record.js';
 import { SkippingScanner } from './csv-skipping-scanner.js';
 import type { ChunkWindow } from './line-scanner.js';

@@ -8,6 +8,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantPublishContract } from '../../lib/deploy/dataset-grants.js';
 import { GateBucket } from '../../lib/deploy/gate-bucket.js';
 import { PROJECT_ROOT } from '../../lib/deploy/gate-function.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
@@ -179,7 +180,7 @@ describe('cdk-nag AwsSolutions, with the registry', () => {
   });
 });
 
-describe('GateBucket.grantPublishContract', () => {
+describe('grantPublishContract', () => {
   function registryBucket(registryPrefix?: string): { stack: Stack; gateBucket: GateBucket; role: Role } {
     const stack = new Stack(new App(), 'Producer');
     // As GateStack pins it: access logs under a bucket policy.
@@ -190,7 +191,7 @@ describe('GateBucket.grantPublishContract', () => {
 
   it('lets a producer read, write and list its own dataset\'s prefix of the registry, nothing else', () => {
     const { stack, gateBucket, role } = registryBucket('_contracts/');
-    gateBucket.grantPublishContract(role, 'orders');
+    grantPublishContract(gateBucket, role, 'orders');
     const bucket = stack.getLogicalId(gateBucket.bucket.node.defaultChild as never);
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: stack.getLogicalId(role.node.defaultChild as never) }],
@@ -205,7 +206,7 @@ describe('GateBucket.grantPublishContract', () => {
 
   it('refuses a name that would widen the grant, and a gate without a registry', () => {
     const { gateBucket, role } = registryBucket('_contracts/');
-    for (const name of ['*', 'orders/*', 'Orders', '']) expect(() => gateBucket.grantPublishContract(role, name), name).toThrow('is not a dataset name');
-    expect(() => registryBucket().gateBucket.grantPublishContract(role, 'orders')).toThrow('this gate ships with bundled contracts');
+    for (const name of ['*', 'orders/*', 'Orders', '']) expect(() => grantPublishContract(gateBucket, role, name), name).toThrow('is not a dataset name');
+    expect(() => grantPublishContract(registryBucket().gateBucket, role, 'orders')).toThrow('this gate ships with bundled contracts');
   });
 });
