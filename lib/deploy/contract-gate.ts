@@ -123,27 +123,27 @@ export class ContractGate extends Construct {
 
   /** Drops of this gate published (of one contract with `contract`): Sum over 5 minutes. */
   metricPublished(options?: GateMetricOptions): Metric {
-    return this.metrics.metricPublished(options);
+    return this.metrics.metric('DropsPublished', options);
   }
 
   /** Drops of this gate quarantined, refusals included. */
   metricQuarantined(options?: GateMetricOptions): Metric {
-    return this.metrics.metricQuarantined(options);
+    return this.metrics.metric('DropsQuarantined', options);
   }
 
   /** Drops refused unread (no contract, retired, a bad path or manifest). */
   metricRefused(options?: GateMetricOptions): Metric {
-    return this.metrics.metricRefused(options);
+    return this.metrics.metric('DropsRefused', options);
   }
 
   /** Drops superseded by a newer drop of their partition before their verdict was carried out. */
   metricSuperseded(options?: GateMetricOptions): Metric {
-    return this.metrics.metricSuperseded(options);
+    return this.metrics.metric('DropsSuperseded', options);
   }
 
   /** Markers the validate function could not finish (retried): the gate's own failures, not the data's. */
   metricFailed(options?: Omit<GateMetricOptions, 'contract'>): Metric {
-    return this.metrics.metricFailed(options);
+    return this.metrics.metric('MarkerFailures', options);
   }
 
   /**

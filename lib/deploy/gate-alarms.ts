@@ -91,6 +91,6 @@ export class GateAlarms extends Construct {
       metricValue: '1',
       dimensions: { [SERVICE_DIMENSION]: `$.${SERVICE_DIMENSION}`, [GATE_DIMENSION]: `$.${GATE_LOG_KEY}` },
     });
-    return new GateMetrics(props.gateName).metricFailed({ period });
+    return new GateMetrics(props.gateName).metric('MarkerFailures', { period });
   }
 }

@@ -28,73 +28,17 @@ export interface GateMetricOptions extends Omit<MetricOptions, 'dimensionsMap'> 
 export class GateMetrics {
   constructor(readonly gateName: string) {}
 
-  /** Drops published to consumers, warnings or not. */
-  metricPublished(options: GateMetricOptions = {}): Metric {
-    return this.metric('DropsPublished', options);
-  }
-
-  /** Drops quarantined, refused ones included (see metricRefused). */
-  metricQuarantined(options: GateMetricOptions = {}): Metric {
-    return this.metric('DropsQuarantined', options);
-  }
-
-  /** Quarantined drops never read: no contract, a retired one, a bad partition or manifest. */
-  metricRefused(options: GateMetricOptions = {}): Metric {
-    return this.metric('DropsRefused', options);
-  }
-
-  /** Drops a newer drop of the same partition replaced before their verdict. */
-  metricSuperseded(options: GateMetricOptions = {}): Metric {
-    return this.metric('DropsSuperseded', options);
-  }
-
-  metricPublishedWithWarnings(options: GateMetricOptions = {}): Metric {
-    return this.metric('DropsPublishedWithWarnings', options);
-  }
-
-  /** Markers the validate function could not finish (any line it logged at ERROR); delivered again. */
-  metricFailed(options: Omit<GateMetricOptions, 'contract'> = {}): Metric {
-    return this.metric('MarkerFailures', options);
-  }
-
-  metricRowsChecked(options: GateMetricOptions = {}): Metric {
-    return this.metric('RowsChecked', options);
-  }
-
-  metricRowsWithheld(options: GateMetricOptions = {}): Metric {
-    return this.metric('RowsWithheld', options);
-  }
-
-  metricBytesRead(options: GateMetricOptions = {}): Metric {
-    return this.metric('BytesRead', options);
-  }
-
-  metricValidationSeconds(options: GateMetricOptions = {}): Metric {
-    return this.metric('ValidationSeconds', { statistic: 'p90', ...options });
-  }
-
-  /** From a marker's arrival to the verdict consumers see. */
-  metricMarkerToVerdictSeconds(options: GateMetricOptions = {}): Metric {
-    return this.metric('MarkerToVerdictSeconds', { statistic: 'p90', ...options });
-  }
-
-  /** Partitions the SLA probe found missing their deadline. */
-  metricProbeMisses(options: GateMetricOptions = {}): Metric {
-    return this.metric('ProbeMisses', options);
-  }
-
-  metricSubscriptionFailures(options: Omit<GateMetricOptions, 'contract'> = {}): Metric {
-    return this.metric('SubscriptionFailures', options);
-  }
-
-  /** Any metric of the gate by name. */
+  /**
+   * A metric of the gate by name (`DropsPublished`, `RowsChecked`, `ProbeMisses`, ...); a
+   * `*Seconds` duration defaults to its p90, a count to its Sum.
+   */
   metric(metricName: GateMetricName, options: GateMetricOptions = {}): Metric {
     const { contract, ...rest } = options;
     return new Metric({
       namespace: METRICS_NAMESPACE,
       metricName,
       dimensionsMap: { [SERVICE_DIMENSION]: METRICS_SERVICE, [GATE_DIMENSION]: this.gateName, ...(contract === undefined ? {} : { [CONTRACT_DIMENSION]: contract }) },
-      statistic: 'Sum',
+      statistic: metricName.endsWith('Seconds') ? 'p90' : 'Sum',
       ...rest,
     });
   }
