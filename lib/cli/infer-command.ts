@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NAME } from '../contract/native-contract.js';
 import { GateError } from '../errors.js';
@@ -69,11 +69,14 @@ function datasetOf(partitions: readonly SamplePartition[], explicit: string | un
   throw new GateError('bad_arguments', `cannot tell the dataset's name from the folders (${folders}): pass --name <dataset>`);
 }
 
-/** Writes a file that must not exist yet: a proposal never replaces a contract someone edited. */
+/**
+ * Writes a file that must not exist yet: a proposal never replaces a contract someone edited.
+ * Its --out directory is made if absent, as `import` does.
+ */
 async function writeNew(path: string, text: string): Promise<string> {
-  await writeFile(path, text, { flag: 'wx' }).catch((error: unknown) => {
+  await mkdir(dirname(path), { recursive: true }).then(() => writeFile(path, text, { flag: 'wx' })).catch((error: unknown) => {
     const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';
-    const message = exists ? `${path} already exists; refusing to overwrite it (move it away or choose another --out)` : `${path}: cannot write the contract`;
+    const message = exists ? `${path} already exists; refusing to overwrite it (move it away or choose another --out)` : `${path}: cannot write the contract (${(error as Error).message})`;
     throw new GateError(exists ? 'bad_arguments' : 'path_not_found', message, { cause: error, context: { path } });
   });
   return path;

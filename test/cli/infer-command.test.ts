@@ -28,6 +28,13 @@ describe('contract-gate infer', () => {
     expect(readFileSync(path, 'utf8')).toBe(written);
   });
 
+  it('makes an --out directory that does not exist yet, as import does', async () => {
+    const out = join(tempDir(), 'contracts', 'proposed');
+    const result = await runInfer([GOOD, '--name', 'orders', '--out', out]);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(out, 'orders.v1.yaml'))).toBe(true);
+  });
+
   it('finds the partitions, the template, the name and the major below a dataset folder', async () => {
     const root = join(tempDir(), 'clicks');
     for (const hour of ['06', '07']) {
