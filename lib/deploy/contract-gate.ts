@@ -37,24 +37,6 @@ export type { ContractGateProps } from './contract-gate-props.js';
 export class ContractGate extends Construct {
   /** The gate's `Gate` metric dimension and `contract-gate:gate` tag. */
   readonly gateName: string;
-  /** The bucket producers drop into, created or given. */
-  readonly bucket: IBucket;
-  /** The key the bucket's objects are encrypted with, when SSE-KMS. */
-  readonly encryptionKey?: IKey;
-  /** Every notice and alarm goes here, created or given. */
-  readonly topic: ITopic;
-  /** The completion markers' events, waiting for the validate function. */
-  readonly queue: Queue;
-  /** Markers that failed every delivery. */
-  readonly deadLetterQueue: Queue;
-  readonly validateFunction: LambdaFunction;
-  readonly probeFunction: LambdaFunction;
-  /** Present when contracts come from the registry. */
-  readonly reconcileFunction?: LambdaFunction;
-  /** The fan-out's state machine, when the fan-out is enabled (its functions: `fanout.functions`). */
-  readonly stateMachine?: StateMachine;
-  /** Every alarm of the gate, the fan-out's included (by name: `gateAlarms`, `fanout.alarms`). */
-  readonly alarms: readonly Alarm[];
   /** The gate's own alarms, by name. */
   readonly gateAlarms: GateAlarms;
   /** The gate's CloudWatch metrics, each with its `Gate` dimension (the functions' GATE_NAME). */
@@ -83,34 +65,24 @@ export class ContractGate extends Construct {
     // Added, never set over a company's own tags: a key of the gate's own.
     Tags.of(this).add('contract-gate:gate', settings.gateName);
     this.gateBucket = this.bucketOf(props);
-    this.bucket = this.gateBucket.bucket;
-    if (this.gateBucket.encryptionKey) this.encryptionKey = this.gateBucket.encryptionKey;
     this.notices = new GateTopic(this, 'Notices', {
       ...(props.topic ? { topic: props.topic } : {}),
       ...optionalName('topicName', this.named('notices')),
       displayName: `contract-gate ${settings.gateName}`,
       removalPolicy: settings.removalPolicy,
     });
-    this.topic = this.notices.topic;
     // With the registry, owners are the reconcile function's to subscribe: only the alert addresses are made here.
     this.notices.subscribeEmails(planEmailSubscriptions(settings.registry ? [] : (props.bundledContracts ?? []), settings.alertEmails));
     // A failed marker is retried once its invocation could have ended (the timeout, plus a
     // minute), not after Lambda's advised 6x: every delivery is idempotent, so a throttled one
     // received again early only costs a receive, and ten receives make room for that.
     this.ready = new ReadyQueue(this, 'Ready', { ...optionalName('queueName', this.named('ready')), visibilityTimeout: settings.validateTimeout.plus(Duration.minutes(1)), maxReceiveCount: 10 });
-    this.queue = this.ready.queue;
-    this.deadLetterQueue = this.ready.deadLetterQueue;
     this.gateBucket.notifyReady(this.ready.queue);
     this.validate = this.createValidate();
-    this.validateFunction = this.validate.function;
     this.fanout = settings.fanout ? this.createFanout(settings.fanout, props.alarmActions) : undefined;
-    if (this.fanout) this.stateMachine = this.fanout.stateMachine;
     this.probe = this.createProbe();
-    this.probeFunction = this.probe.function;
     this.reconcile = settings.registry ? this.registryReaders(settings.registry.refresh) : undefined;
-    if (this.reconcile) this.reconcileFunction = this.reconcile.function;
     this.gateAlarms = this.createAlarms(props.alarmActions);
-    this.alarms = [...this.gateAlarms.alarms, ...(this.fanout?.alarms.alarms ?? [])];
     // Every alarm under the gate is found at synth, the fan-out's included.
     this.dashboard = new GateDashboard(this, 'Dashboard', { ...optionalName('dashboardName', settings.namePrefix), gateName: settings.gateName });
     this.outputs();
@@ -119,6 +91,54 @@ export class ContractGate extends Construct {
       fn.function.addEnvironment('POWERTOOLS_SERVICE_NAME', METRICS_SERVICE);
       fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
     }
+  }
+
+  /** The bucket producers drop into, created or given. */
+  get bucket(): IBucket {
+    return this.gateBucket.bucket;
+  }
+
+  /** The key the bucket's objects are encrypted with, when SSE-KMS. */
+  get encryptionKey(): IKey | undefined {
+    return this.gateBucket.encryptionKey;
+  }
+
+  /** Every notice and alarm goes here, created or given. */
+  get topic(): ITopic {
+    return this.notices.topic;
+  }
+
+  /** The completion markers' events, waiting for the validate function. */
+  get queue(): Queue {
+    return this.ready.queue;
+  }
+
+  /** Markers that failed every delivery. */
+  get deadLetterQueue(): Queue {
+    return this.ready.deadLetterQueue;
+  }
+
+  get validateFunction(): LambdaFunction {
+    return this.validate.function;
+  }
+
+  get probeFunction(): LambdaFunction {
+    return this.probe.function;
+  }
+
+  /** Present when contracts come from the registry. */
+  get reconcileFunction(): LambdaFunction | undefined {
+    return this.reconcile?.function;
+  }
+
+  /** The fan-out's state machine, when the fan-out is enabled (its functions: `fanout.functions`). */
+  get stateMachine(): StateMachine | undefined {
+    return this.fanout?.stateMachine;
+  }
+
+  /** Every alarm of the gate, the fan-out's included (by name: `gateAlarms`, `fanout.alarms`). */
+  get alarms(): readonly Alarm[] {
+    return [...this.gateAlarms.alarms, ...(this.fanout?.alarms.alarms ?? [])];
   }
 
   /** Drops of this gate published (of one contract with `contract`): Sum over 5 minutes. */

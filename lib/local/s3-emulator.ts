@@ -32,7 +32,7 @@ const STOP_GRACE_MS = 5_000;
  * process and resolves once it listens.
  */
 export async function startS3Emulator(options: S3EmulatorOptions): Promise<S3Emulator> {
-  requireEmulatorPackage('reading a serve directory\'s lake with no serve running');
+  requireEmulatorPackage('starting a local S3 endpoint (serve, or reading a serve directory with none running)');
   const requestedPort = options.port ?? 0;
   const child = forkChild();
   child.on('message', (message: ChildMessage) => {
