@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Contract } from '../contract/model.js';
 import { dbtDrift, readDbtSchema } from '../export/dbt-drift.js';
 import { mergeDbtSchema } from '../export/dbt-schema-merge.js';
@@ -43,7 +44,7 @@ export async function checkDbtFile(contract: Contract, request: DbtFileRequest, 
   return EXIT.violated;
 }
 
-/** `export --to dbt --write <schema.yml>`: the owned part regenerated in place, the rest kept. */
+/** `export --to dbt --write <schema.yml>`: the owned part regenerated in place, the rest kept; a new file's directory made. */
 export async function writeDbtFile(contract: Contract, request: DbtFileRequest, io: CliIo): Promise<number> {
   const { file } = request;
   const text = await readSchemaFile(file);
@@ -54,6 +55,8 @@ export async function writeDbtFile(contract: Contract, request: DbtFileRequest, 
     io.stdout(`${file} is up to date with ${version}; not rewritten\n`);
     return EXIT.ok;
   }
+  // The models directory of a new dataset may not exist yet; writeOut names the path if it still cannot be written.
+  if (text === undefined) await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
   await writeOut(file, merged, 'dbt schema file');
   io.stdout(`wrote the dbt export of ${version} into ${file} (${describePart(contract)}${text === undefined ? '' : '; the rest of the file kept'})\n`);
   return EXIT.ok;

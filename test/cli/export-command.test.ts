@@ -125,12 +125,14 @@ describe('contract-gate export --to dbt --check and --write: the dbt tests in CI
     for (const kept of ['- name: customers # ours', 'tags: [ finance ]', 'materialized: table']) expect(written).toContain(kept);
   });
 
-  it('exits 1 for a file that was never written, and --write makes it', async () => {
-    const file = join(tempDir(), 'missing.yml');
+  it('exits 1 for a file that was never written, and --write makes it, directories too', async () => {
+    const file = join(tempDir(), 'models', 'staging', '_orders.yml');
     const { code, stdout } = await run([ORDERS, '--to', 'dbt', '--check', file]);
     expect(code).toBe(1);
     expect(stdout).toBe(`${file} does not exist: the dbt tests of ${ORDERS} (orders 1.2.0) were never written there\n\nTo fix, change the contract if the tests should change, then regenerate the file and commit it:\n  ${REGENERATE(file)}\nIt rewrites only model orders, source table published.orders_v1; the rest of the file is kept.\n`);
     expect(existsSync(file)).toBe(false);
+    expect((await run([ORDERS, '--to', 'dbt', '--write', file])).code).toBe(0);
+    expect((await run([ORDERS, '--to', 'dbt', '--check', file])).code).toBe(0);
   });
 
   it('says when a file is already up to date and leaves it alone', async () => {
