@@ -60,8 +60,16 @@ function upsert(doc: Document, list: YAMLSeq, generated: Entry, paths: readonly 
 function setOwned(doc: Document, map: YAMLMap, generated: Entry, paths: readonly KeyPath[]): YAMLMap {
   for (const path of paths) {
     const value = valueAt(generated, path);
-    if (value === undefined) deletePath(map, path);
-    else map.setIn(path, doc.createNode(value));
+    if (value === undefined) {
+      deletePath(map, path);
+      continue;
+    }
+    for (let length = 1; length < path.length; length++) {
+      // A `config: table` where a mapping belongs is no dbt a user can have meant to keep.
+      const holder = map.getIn(path.slice(0, length), true);
+      if (holder !== undefined && !isMap(holder)) map.setIn(path.slice(0, length), doc.createNode({}));
+    }
+    map.setIn(path, doc.createNode(value));
     for (let length = 0; length < path.length; length++) {
       const holder = length === 0 ? map : map.getIn(path.slice(0, length), true);
       if (isMap(holder)) holder.flow = false;
