@@ -47,7 +47,10 @@ export function valueAt(entry: Entry, path: KeyPath): unknown {
   return value;
 }
 
-/** Only the owned paths of an entry, in the order OWNED lists them, tests in their canonical form. */
+/**
+ * Only the owned paths of an entry, in the order OWNED lists them, tests in their canonical form
+ * and descriptions trimmed (a `>` block, the usual way to wrap a long one, ends in a newline).
+ */
 export function ownedOf(entry: Entry, paths: readonly KeyPath[]): Entry {
   const owned: Entry = {};
   for (const path of paths) {
@@ -56,7 +59,7 @@ export function ownedOf(entry: Entry, paths: readonly KeyPath[]): Entry {
     const key = path.at(-1)!;
     // `tests` reads as `data_tests` when it stands alone, as dbt reads it.
     const name = key === 'tests' && valueAt(entry, ['data_tests']) === undefined ? 'data_tests' : key;
-    setAt(owned, [...path.slice(0, -1), name], name === 'data_tests' ? canonicalTests(value) : value);
+    setAt(owned, [...path.slice(0, -1), name], name === 'data_tests' ? canonicalTests(value) : name === 'description' && typeof value === 'string' ? value.trim() : value);
   }
   return owned;
 }

@@ -54,7 +54,7 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     expect(dbtDrift(withoutDescription, readDbtSchema(GENERATED).root).findings).toEqual(['model orders differs', 'source table published.orders_v1 differs']);
   });
 
-  it('ignores reformatting: key order, quoting, flow style, indentation, comments, column order, the tests and arguments spellings', () => {
+  it('ignores reformatting: key order, quoting, flow style, indentation, comments, column order, a folded description, the tests and arguments spellings', () => {
     const file = parse(GENERATED);
     const model = file.models[0];
     model.columns.reverse();
@@ -65,6 +65,9 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     const text = `# ours now\n${stringify(file, { indent: 4, defaultStringType: 'QUOTE_DOUBLE', collectionStyle: 'flow' })}`;
     expect(text).not.toContain('- not_null');
     expect(driftOf(text)).toEqual({ upToDate: true, findings: [], diff: '' });
+    const folded = GENERATED.replace('    description: One row per order, as of the end of the partition day.\n', '    description: >\n      One row per order,\n      as of the end of the partition day.\n');
+    expect(folded).not.toBe(GENERATED);
+    expect(driftOf(folded)).toEqual({ upToDate: true, findings: [], diff: '' });
   });
 
   it('ignores what the user adds outside the generated part: other models, sources and tables, and keys the export never writes', () => {
