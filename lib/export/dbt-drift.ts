@@ -45,7 +45,7 @@ export function dbtDrift(contract: Contract, committed: Entry | undefined, optio
   return {
     upToDate: findings.length === 0,
     findings,
-    diff: unifiedDiff(render(found), render(generated), { old: 'committed', new: `generated from ${contract.name} ${contract.version.text}` }),
+    diff: findings.length === 0 ? '' : unifiedDiff(render(found), render(generated), { old: 'committed', new: `generated from ${contract.name} ${contract.version.text}` }),
     ...(typeof adapter === 'string' && adapter !== checked ? { otherAdapter: adapter } : {}),
   };
 }
@@ -63,7 +63,15 @@ export function readDbtSchema(text: string): { readonly root?: Entry; readonly e
 
 function finding(what: string, found: Entry | undefined, generated: Entry | undefined): string | undefined {
   if (found === undefined) return `${what} is missing`;
-  return stringify(found) === stringify(generated) ? undefined : `${what} differs`;
+  return sameValue(found, generated) ? undefined : `${what} differs`;
+}
+
+/** Deep equality of parsed YAML values (mappings whatever their key order); cheaper than printing both. */
+function sameValue(x: unknown, y: unknown): boolean {
+  if (Array.isArray(x)) return Array.isArray(y) && x.length === y.length && x.every((item, at) => sameValue(item, y[at]));
+  if (!isEntry(x)) return x === y || (Number.isNaN(x) && Number.isNaN(y));
+  if (!isEntry(y) || Object.keys(x).length !== Object.keys(y).length) return false;
+  return Object.keys(x).every((key) => Object.hasOwn(y, key) && sameValue(x[key], y[key]));
 }
 
 /** The owned entries of a file, its keys and columns put in the generated part's order to compare. */

@@ -4,9 +4,6 @@ interface DiffLine {
   readonly text: string;
 }
 
-/** Past this many cells the middle of two texts is shown as replaced whole, not aligned line by line. */
-const MAX_TABLE_CELLS = 4_000_000;
-
 /**
  * A unified diff (`--- old`, `+++ new`, `@@ -a,b +c,d @@` hunks with `context` lines around each
  * change) of two texts, or '' when they are equal. The common head and tail are cut first, so
@@ -37,30 +34,61 @@ function diffLines(a: readonly string[], b: readonly string[]): DiffLine[] {
   ];
 }
 
-/** The longest common subsequence of two runs of lines, as a dynamic-programming table. */
+/**
+ * The shortest edit script of two runs of lines (Myers' O(ND) algorithm): a few edits far apart
+ * in a long file cost little. Each round's frontier is kept to walk back; past MAX_TRACE cells of
+ * it (thousands of edits) the runs are shown as replaced whole.
+ */
 function alignMiddle(a: readonly string[], b: readonly string[]): DiffLine[] {
   const removed = a.map((text): DiffLine => ({ mark: '-', text }));
   const added = b.map((text): DiffLine => ({ mark: '+', text }));
-  if (a.length === 0 || b.length === 0 || (a.length + 1) * (b.length + 1) > MAX_TABLE_CELLS) return [...removed, ...added];
-  const width = b.length + 1;
-  // table[i * width + j]: the common lines of a[i..] and b[j..].
-  const table = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      table[i * width + j] = a[i] === b[j] ? table[(i + 1) * width + j + 1]! + 1 : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
+  if (a.length === 0 || b.length === 0) return [...removed, ...added];
+  const trace = frontiers(a, b);
+  return trace ? walkBack(a, b, trace) : [...removed, ...added];
+}
+
+/** Past this many kept frontier cells the diff gives up aligning. */
+const MAX_TRACE = 4_000_000;
+
+/** frontier[d][k + d]: how far along `a` the furthest path of d edits reaches on diagonal k (before round d). */
+function frontiers(a: readonly string[], b: readonly string[]): Int32Array[] | undefined {
+  const [n, m] = [a.length, b.length];
+  const offset = n + m + 1;
+  const v = new Int32Array(2 * offset + 1);
+  const trace: Int32Array[] = [];
+  let kept = 0;
+  for (let d = 0; d <= n + m; d++) {
+    trace.push(v.slice(offset - d, offset + d + 1));
+    kept += 2 * d + 1;
+    if (kept > MAX_TRACE) return undefined;
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) [x, y] = [x + 1, y + 1];
+      v[offset + k] = x;
+      if (x >= n && y >= m) return trace;
     }
   }
+  return trace;
+}
+
+function walkBack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[]): DiffLine[] {
   const lines: DiffLine[] = [];
-  let [i, j] = [0, 0];
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      lines.push({ mark: ' ', text: a[i]! });
-      i++;
-      j++;
-    } else if (table[(i + 1) * width + j]! >= table[i * width + j + 1]!) lines.push(removed[i++]!);
-    else lines.push(added[j++]!);
+  let [x, y] = [a.length, b.length];
+  for (let d = trace.length - 1; d > 0; d--) {
+    const before = trace[d]!;
+    const at = (k: number) => before[k + d]!;
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const previousK = down ? k + 1 : k - 1;
+    const previousX = at(previousK);
+    const previousY = previousX - previousK;
+    while (x > previousX && y > previousY) lines.push({ mark: ' ', text: a[--x]! }), y--;
+    if (down) lines.push({ mark: '+', text: b[--y]! });
+    else lines.push({ mark: '-', text: a[--x]! });
   }
-  return [...lines, ...removed.slice(i), ...added.slice(j)];
+  while (x > 0 && y > 0) lines.push({ mark: ' ', text: a[--x]! }), y--;
+  return lines.reverse();
 }
 
 /** The changed lines with `context` kept lines around them, runs closer than 2 × context joined. */
