@@ -225,17 +225,19 @@ export const COMMAND_HELP = {
   },
   export: {
     // The targets are EXPORT_TARGETS of lib/export/export-contract.ts, spelled out so help does not load the exporters.
-    usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/] [--adapter ansi|snowflake|bigquery|postgres|redshift|duckdb|athena|databricks]',
+    usage: 'contract-gate export <contract> --to odcs|jsonschema|dbt|sql [--out <file>] [--location s3://<bucket>/<prefix>/] [--adapter ansi|snowflake|bigquery|postgres|redshift|duckdb|athena|databricks] [--check <schema.yml> | --write <schema.yml>]',
     summary: 'write the contract as ODCS v3.1 YAML, a JSON Schema for one row, a dbt schema.yml, or Athena DDL',
     operands: [['<contract>', 'the contract file']],
     options: {
       to: { type: 'string', value: 'odcs|jsonschema|dbt|sql', help: 'the format to write (required)' },
       out: { type: 'string', value: '<file>', help: 'write to this file', defaultText: 'stdout' },
-      location: { type: 'string', value: 's3://<bucket>/<prefix>/', help: "the published table's location, for --to odcs and sql" },
+      location: { type: 'string', value: 's3://<bucket>/<prefix>/', help: "the published table's location, for --to dbt and sql" },
       // The adapters are DBT_ADAPTERS of lib/export/dbt-adapters.ts.
       adapter: { type: 'string', value: 'ansi|snowflake|bigquery|postgres|redshift|duckdb|athena|databricks', help: "for --to dbt: the warehouse whose type names data_type uses", defaultText: 'ansi (SQL-standard names)' },
+      check: { type: 'string', value: '<schema.yml>', help: 'for --to dbt: compare the model and source table the export owns in this committed file with the contract; exit 1 with a diff and the command to regenerate when they differ (what you added outside them is ignored)' },
+      write: { type: 'string', value: '<schema.yml>', help: 'for --to dbt: write the export into this file, replacing only the model and source table it owns and keeping the rest' },
     },
-    exits: [[0, 'written'], [2, 'cannot export: bad arguments, an invalid contract, an unwritable --out']],
+    exits: [[0, 'written, or (--check) the file is up to date'], [1, '--check: the file differs from what the contract generates, or does not exist'], [2, 'cannot export: bad arguments, an invalid contract, an unreadable --check/--write file, an unwritable --out']],
   },
   demo: {
     usage: 'contract-gate demo',

@@ -1,5 +1,6 @@
 import { isTemporalType } from '../contract/column-type.js';
 import type { ColumnSeverityRule, ColumnSpec, RowTolerance } from '../contract/model.js';
+import type { DbtAdapter } from './dbt-adapters.js';
 import { exactDigits, exactNumber, INT32_RANGE, INT64_RANGE, integerBound, temporalBoundText } from './exact-number.js';
 
 /** A test by name, or `{ name: { ...arguments, config } }`. */
@@ -33,13 +34,13 @@ export function toleratedRows(tolerance: RowTolerance | undefined): number | und
  * version reads; 1.10+ only warns about it. A regex runs in the warehouse's own dialect, which
  * for common patterns (classes, anchors, counts) reads as the contract's.
  */
-export function valueTests(column: ColumnSpec, tolerance: RowTolerance | undefined): DbtTest[] {
+export function valueTests(column: ColumnSpec, tolerance: RowTolerance | undefined, adapter: DbtAdapter = 'ansi'): DbtTest[] {
   const rows = toleratedRows(tolerance);
   const weight = (rule: ColumnSeverityRule): TestWeight => ({ warn: column.severity?.[rule] === 'warn', rows });
   return [
     ...(column.enum ? [test('accepted_values', { values: [...column.enum] }, weight('enum'))] : []),
     ...rangeTests(column, weight),
-    ...(column.pattern === undefined ? [] : [test('dbt_expectations.expect_column_values_to_match_regex', { regex: column.pattern }, weight('pattern'))]),
+    ...(column.pattern === undefined ? [] : [test('dbt_expectations.expect_column_values_to_match_regex', regexArgs(column.pattern, adapter), weight('pattern'))]),
     ...(column.minLength === undefined && column.maxLength === undefined ? [] : [test('dbt_expectations.expect_column_value_lengths_to_be_between', lengthArgs(column), weight('length'))]),
     ...(column.notInFuture ? [test('dbt_utils.expression_is_true', { expression: `<= ${column.type.kind === 'date' ? 'current_date' : 'current_timestamp'}` }, weight('not_in_future'))] : []),
     ...(column.references ? [test('relationships', { to: `ref('${column.references.contract}')`, field: column.references.column }, { warn: weight('references').warn })] : []),
@@ -73,4 +74,16 @@ export function boundValue(column: ColumnSpec, value: number, side: 'min' | 'max
 
 function lengthArgs(column: ColumnSpec): Record<string, number> {
   return { ...(column.minLength === undefined ? {} : { min_value: column.minLength }), ...(column.maxLength === undefined ? {} : { max_value: column.maxLength }) };
+}
+
+/** The warehouses whose quoted strings read a backslash as an escape, where dbt_expectations quotes a regex raw on `is_raw`. */
+const ESCAPING_STRINGS: readonly DbtAdapter[] = ['snowflake', 'bigquery'];
+
+/**
+ * dbt_expectations puts the regex in a plain quoted string; Snowflake and BigQuery would read
+ * `\d` there as an escape and match `d`, so a pattern with a backslash goes raw for them
+ * (`$$...$$`, `r'...'`), the two adapters dbt_expectations has a raw form for.
+ */
+function regexArgs(pattern: string, adapter: DbtAdapter): Record<string, unknown> {
+  return { regex: pattern, ...(pattern.includes('\\') && ESCAPING_STRINGS.includes(adapter) ? { is_raw: true } : {}) };
 }

@@ -35,7 +35,7 @@ export function dbtColumn(column: ColumnSpec, schema: ContractSchema, tolerance:
   const tests: DbtTest[] = [
     ...(notNull ? [test('not_null', {}, { warn: warns('required'), rows })] : []),
     ...(key || column.unique ? [test('unique', {}, { warn: uniqueWarns })] : []),
-    ...valueTests(column, tolerance),
+    ...valueTests(column, tolerance, adapter),
   ];
   const dataType = dbtDataType(column.type, adapter);
   const meta = columnMeta(column, nativeOfDbtType(dataType, adapter) !== formatColumnType(column.type));

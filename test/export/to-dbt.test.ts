@@ -86,6 +86,15 @@ describe('the dbt export for each adapter', () => {
     expect(dbt.models[0]?.config.meta.contract_gate.adapter).toBe(adapter);
   });
 
+  it('quotes a pattern with a backslash raw for Snowflake and BigQuery, whose quoted strings would read it as an escape', () => {
+    const digits = edit(ordersContract(), 'order_id', (c) => ({ ...c, pattern: '^ord_\\d{8}$' }));
+    const regexTest = (adapter: DbtAdapter) => columnOf(dbtOf(digits, { adapter }), 'order_id')?.data_tests?.at(-1);
+    expect(regexTest('snowflake')).toEqual({ 'dbt_expectations.expect_column_values_to_match_regex': { regex: '^ord_\\d{8}$', is_raw: true } });
+    expect(regexTest('bigquery')).toEqual({ 'dbt_expectations.expect_column_values_to_match_regex': { regex: '^ord_\\d{8}$', is_raw: true } });
+    for (const adapter of ['ansi', 'postgres', 'duckdb', 'athena'] as const) expect(regexTest(adapter)).toEqual({ 'dbt_expectations.expect_column_values_to_match_regex': { regex: '^ord_\\d{8}$' } });
+    expect(columnOf(dbtOf(ordersContract(), { adapter: 'snowflake' }), 'order_id')?.data_tests?.at(-1)).toEqual({ 'dbt_expectations.expect_column_values_to_match_regex': { regex: '^ord_[0-9a-f]{8}$' } });
+  });
+
   it('covers every adapter it accepts', () => {
     expect(DBT_ADAPTERS).toEqual(['ansi', 'snowflake', 'bigquery', 'postgres', 'redshift', 'duckdb', 'athena', 'databricks']);
   });
