@@ -35,6 +35,8 @@ const ODCS_DEFAULTS = {
   'default-notify': { type: 'string', value: '<email,...>', help: 'whom to page when an ODCS contract names no one; without it, that is an error', defaultText: 'none' },
   'default-format': { type: 'string', value: 'parquet|csv|jsonl', help: 'the data format when an ODCS contract names none; without it, that is an error', defaultText: 'none' },
 } as const;
+/** Where a new major's migration document is looked for: check-compat and publish alike. */
+const MIGRATIONS = { type: 'string', value: '<dir>', help: 'where the migration documents <name>_v<N>_to_v<N+1>.md are; a new major without a complete one is refused', defaultText: '<dir>/migrations, beside the contracts' } as const;
 const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or invalid contract, a missing path';
 
 export const COMMAND_HELP = {
@@ -177,11 +179,12 @@ export const COMMAND_HELP = {
     exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, CANNOT_RUN]],
   },
   'check-compat': {
-    usage: 'contract-gate check-compat [--base <git-ref>] [--format text|junit|github] [<dir>]',
+    usage: 'contract-gate check-compat [--base <git-ref>] [--migrations <dir>] [--format text|junit|github] [<dir>]',
     summary: 'judge every contract file changed since a git base (what CI runs)',
     operands: [['<dir>', 'the contract directory, inside a git work tree (default: contracts)']],
     options: {
       base: { type: 'string', value: '<git-ref>', help: 'compare with the merge-base of HEAD and this ref', defaultText: 'origin/main or main, else HEAD~1' },
+      migrations: MIGRATIONS,
       format: { type: 'string', default: 'text', value: 'text|junit|github', help: 'verdicts as lines, JUnit XML, or GitHub Actions annotations' },
       ...ODCS_DEFAULTS,
     },
