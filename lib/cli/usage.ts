@@ -170,13 +170,14 @@ export const COMMAND_HELP = {
     exits: [[0, 'no due partition is missed'], [1, 'a due partition is missed'], [2, 'the probe cannot run']],
   },
   diff: {
-    usage: 'contract-gate diff <old contract> <new contract> [--format text|json]',
+    usage: 'contract-gate diff <old contract> <new contract> [--format text|json] [--migration-skeleton <file>]',
     summary: 'classify the changes between two versions and judge the version bump',
     operands: [['<old contract> <new contract>', 'two versions of one contract, the old one first']],
     options: {
       format: { type: 'string', default: 'text', value: 'text|json', help: 'the changes as lines or as JSON' },
+      'migration-skeleton': { type: 'string', value: '<file>', help: 'for a new major, also write its migration document to start from (e.g. contracts/migrations/<name>_v1_to_v2.md, never over a file): the breaking changes and the sunset filled in, TODO(migration) where a human writes', defaultText: 'none' },
     },
-    exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, CANNOT_RUN]],
+    exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, `${CANNOT_RUN}, a --migration-skeleton file that exists`]],
   },
   'check-compat': {
     usage: 'contract-gate check-compat [--base <git-ref>] [--migrations <dir>] [--format text|junit|github] [<dir>]',
