@@ -100,17 +100,18 @@ export const COMMAND_HELP = {
     exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input (no contract registered, files not in produces.format) or an upload error'], [3, 'no decision within the timeout']],
   },
   publish: {
-    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--by <who>] [--format text|json]',
+    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--migrations <dir>] [--by <who>] [--format text|json]',
     summary: "register contract files on the gate's bucket, refusing a change that needs a bigger version bump than it declares",
     operands: [['<contract or dir>...', 'contract files, or directories whose *.yaml files directly in them are contracts (default: ./contracts)']],
     options: {
       to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the gate's bucket; the registry prefix defaults to _contracts/ (required)" },
       endpoint: ENDPOINT,
+      migrations: { ...MIGRATIONS, help: `${MIGRATIONS.help}; a complete one is stored beside the version, its SHA-256 in the pointer`, defaultText: "migrations/ beside each contract file" },
       by: { type: 'string', value: '<who>', help: 'who registers, kept in the pointer', defaultText: 'not recorded' },
       format: { type: 'string', default: 'text', value: 'text|json', help: 'a line per file, or the outcomes as JSON' },
       ...ODCS_DEFAULTS,
     },
-    exits: [[0, 'every file is registered or was already'], [1, 'a file was refused: a bigger bump needed, a registered version rewritten, a new major outside a file of its own, or it does not load'], [2, CANNOT_RUN]],
+    exits: [[0, 'every file is registered or was already'], [1, 'a file was refused: a bigger bump needed, a registered version rewritten, a new major outside a file of its own or without a complete migration document, or it does not load'], [2, CANNOT_RUN]],
   },
   redrive: {
     usage: 'contract-gate redrive s3://<bucket>/quarantine/<name>/v<major>/<partition>/<attempt>/ [--endpoint <url>] [--by <who>] [--reason <text>] [--format text|json]',
