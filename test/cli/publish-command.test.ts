@@ -63,7 +63,9 @@ describe('contract-gate publish of a new major', () => {
     const { contracts, v2, doc } = producer();
     const elsewhere = mkdtempSync(join(tmpdir(), 'cg-migrations-'));
     writeFileSync(join(elsewhere, 'orders_v1_to_v2.md'), V2_DOCUMENT);
-    expect((await publish(contracts, '--migrations', elsewhere)).code).toBe(0);
+    const first = await publish(contracts, '--migrations', elsewhere, '--format', 'json');
+    expect(first.code).toBe(0);
+    expect((JSON.parse(first.stdout) as { outcomes: { version: string; migration?: string }[] }).outcomes.map((o) => [o.version, o.migration])).toEqual([['1.3.0', undefined], ['2.0.0', 's3://lake/_contracts/orders/v2/2.0.0.migration.md']]);
     rmSync(doc, { force: true });
     writeFileSync(v2, applyEdits(V2, [['version: 2.0.0', 'version: 2.1.0'], ['enum: [placed, paid, cancelled]', 'enum: [placed, paid, cancelled, refunded]']]));
     const { code, stdout } = await publish(v2);
