@@ -44,8 +44,9 @@ describe('checkContractFiles', () => {
     expect(verdict?.diff?.result.changes.map((c) => c.change)).toEqual(['column_removed', 'grain_changed', 'status_changed']);
   });
 
-  it('fails a new v2 without its migration document, naming the file to write and how to start it', () => {
-    const [, verdict] = check({ 'orders.v1.yaml': ORDERS_V1 }, { 'orders.v1.yaml': DEPRECATED_V1, 'orders.v2.yaml': V2_WITH_GRAIN });
+  it('fails a new v2 without its migration document, naming the file to write and how to start it, and asks none of v1\'s minor bump', () => {
+    const [v1, verdict] = check({ 'orders.v1.yaml': ORDERS_V1 }, { 'orders.v1.yaml': DEPRECATED_V1, 'orders.v2.yaml': V2_WITH_GRAIN });
+    expect(v1).toMatchObject({ file: 'orders.v1.yaml', ok: true, reason: 'needs a minor bump, declares minor: OK' });
     expect(verdict).toMatchObject({ file: 'orders.v2.yaml', ok: false });
     expect(verdict?.reason).toBe('orders v2 is a new major and needs a migration document: write contracts/migrations/orders_v1_to_v2.md, naming what changed, the window and the v1 sunset (start from: contract-gate diff contracts/orders.v1.yaml contracts/orders.v2.yaml --migration-skeleton contracts/migrations/orders_v1_to_v2.md)');
   });
@@ -53,12 +54,10 @@ describe('checkContractFiles', () => {
   it('fails a new v2 whose document misses a breaking change, against v1 as it is now', () => {
     const [, verdict] = check({ 'orders.v1.yaml': ORDERS_V1 }, { 'orders.v1.yaml': DEPRECATED_V1, 'orders.v2.yaml': V2_WITH_GRAIN }, { 'orders_v1_to_v2.md': V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '') });
     expect(verdict?.reason).toBe('the migration document contracts/migrations/orders_v1_to_v2.md of orders v2 is incomplete: the "What changed and why" section does not name the breaking change diff finds: coupon (column_removed)');
+    // A dataset that starts at v2 has no v1 to migrate from.
+    expect(check({}, { 'orders.v2.yaml': V2 })[0]).toMatchObject({ ok: true });
   });
 
-  it('asks no document of a new dataset, nor of a minor or patch', () => {
-    expect(check({}, { 'orders.v2.yaml': V2 })[0]).toMatchObject({ ok: true });
-    expect(check({ 'orders.v1.yaml': ORDERS_V1 }, { 'orders.v1.yaml': MINOR })[0]).toMatchObject({ ok: true });
-  });
 
   it('fails a new contract that does not load, listing its problems', () => {
     const [verdict] = check({}, { 'orders.v1.yaml': 'name: orders\nversion: 1.0.0\n' });
