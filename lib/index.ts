@@ -18,6 +18,9 @@ export { registerContract, type ContractFileToRegister, type RegisterOptions, ty
 export { registryContracts, type RegistrySourceOptions } from './registry/registry-contracts.js';
 export { readRegistry } from './registry/read-registry.js';
 export type { RegisteredContract } from './registry/registry-objects.js';
+// A new major's migration document: where publish finds it, and reading it back from the registry.
+export type { MigrationSource } from './registry/register-migration.js';
+export { readRegisteredMigration } from './registry/registry-objects.js';
 
 // Checking a partition.
 export { buildCheckPlan, type CheckPlan, type ColumnPlan } from './checks/check-plan.js';

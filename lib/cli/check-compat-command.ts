@@ -51,7 +51,8 @@ export async function checkCompatCommand(args: string[], io: CliIo): Promise<num
   }
   const base = await resolveBase(git, values.base);
   const [baseFiles, headFiles] = await Promise.all([readBaseFiles(git, base.commit), readHeadFiles(dir)]);
-  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles, options });
+  const migrations = await readMigrations(values.migrations ?? join(dir, 'migrations'));
+  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles, options, migrations });
   const title = `check-compat ${dir} against ${base.description}`;
   io.stdout(await formatRun({ dir, title, verdicts, head: headFiles, options, git }, format));
   return verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.violated;
@@ -141,6 +142,13 @@ async function readBaseFiles(git: Git, commit: string): Promise<Map<string, stri
   });
   const texts = await Promise.all(blobs.map(async ({ oid, name }) => [name, await must(git, ['cat-file', 'blob', oid])] as const));
   return new Map(texts);
+}
+
+/** The migration documents as they are in the working tree, like the contracts; no directory is none written yet. */
+async function readMigrations(dir: string): Promise<{ dir: string; texts: Map<string, string> }> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name);
+  return { dir, texts: new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const))) };
 }
 
 /** The working tree, not HEAD: run before committing, an uncommitted edit is checked too. */

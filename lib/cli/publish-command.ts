@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.js';
 import { formatRegistration } from '../registry/format-registration.js';
 import { registerContracts } from '../registry/register-contract.js';
+import type { MigrationSource } from '../registry/register-migration.js';
 import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import { createS3Client } from '../storage/s3-client.js';
 import { s3ObjectStore } from '../storage/s3-object-store.js';
@@ -22,9 +25,22 @@ export async function publishCommand(args: string[], io: CliIo): Promise<number>
   const loadOptions = loadOptionsFrom(values);
   const files = await readContractPaths(positionals.length > 0 ? positionals : ['contracts']);
   const store = s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint }), bucket });
-  const outcomes = await registerContracts(store, files, { prefix, loadOptions, now: Date.now(), ...(values.by ? { by: values.by } : {}) });
+  const migrations = migrationFiles(values.migrations);
+  const outcomes = await registerContracts(store, files, { prefix, loadOptions, now: Date.now(), migrations, ...(values.by ? { by: values.by } : {}) });
   io.stdout(values.format === 'json' ? `${JSON.stringify({ registry: `${store.location}/${prefix}`, outcomes }, null, 2)}\n` : formatRegistration(outcomes));
   return outcomes.some((o) => o.status === 'refused') ? EXIT.violated : EXIT.ok;
+}
+
+/** A new major's document: in `dir` when given, else in `migrations/` beside its contract file. */
+export function migrationFiles(dir: string | undefined): MigrationSource {
+  return async (contractPath, fileName) => {
+    const path = join(dir ?? join(dirname(contractPath), 'migrations'), fileName);
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new GateError('path_not_found', `${path}: cannot read the migration document: ${error.message}`, { cause: error, context: { path } });
+    });
+    return text === undefined ? { path } : { path, text };
+  };
 }
 
 /** `s3://bucket` is the default registry prefix; `s3://bucket/<prefix>/` names another. */

@@ -35,6 +35,8 @@ const ODCS_DEFAULTS = {
   'default-notify': { type: 'string', value: '<email,...>', help: 'whom to page when an ODCS contract names no one; without it, that is an error', defaultText: 'none' },
   'default-format': { type: 'string', value: 'parquet|csv|jsonl', help: 'the data format when an ODCS contract names none; without it, that is an error', defaultText: 'none' },
 } as const;
+/** Where a new major's migration document is looked for: check-compat and publish alike. */
+const MIGRATIONS = { type: 'string', value: '<dir>', help: 'where the migration documents <name>_v<N>_to_v<N+1>.md are; a new major without a complete one is refused', defaultText: '<dir>/migrations, beside the contracts' } as const;
 const CANNOT_RUN = 'the run cannot proceed: bad arguments, an unreadable or invalid contract, a missing path';
 
 export const COMMAND_HELP = {
@@ -98,17 +100,18 @@ export const COMMAND_HELP = {
     exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input (no contract registered, files not in produces.format) or an upload error'], [3, 'no decision within the timeout']],
   },
   publish: {
-    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--by <who>] [--format text|json]',
+    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--migrations <dir>] [--by <who>] [--format text|json]',
     summary: "register contract files on the gate's bucket, refusing a change that needs a bigger version bump than it declares",
     operands: [['<contract or dir>...', 'contract files, or directories whose *.yaml files directly in them are contracts (default: ./contracts)']],
     options: {
       to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the gate's bucket; the registry prefix defaults to _contracts/ (required)" },
       endpoint: ENDPOINT,
+      migrations: { ...MIGRATIONS, help: `${MIGRATIONS.help}; a complete one is stored beside the version, its SHA-256 in the pointer`, defaultText: "migrations/ beside each contract file" },
       by: { type: 'string', value: '<who>', help: 'who registers, kept in the pointer', defaultText: 'not recorded' },
       format: { type: 'string', default: 'text', value: 'text|json', help: 'a line per file, or the outcomes as JSON' },
       ...ODCS_DEFAULTS,
     },
-    exits: [[0, 'every file is registered or was already'], [1, 'a file was refused: a bigger bump needed, a registered version rewritten, a new major outside a file of its own, or it does not load'], [2, CANNOT_RUN]],
+    exits: [[0, 'every file is registered or was already'], [1, 'a file was refused: a bigger bump needed, a registered version rewritten, a new major outside a file of its own or without a complete migration document, or it does not load'], [2, CANNOT_RUN]],
   },
   redrive: {
     usage: 'contract-gate redrive s3://<bucket>/quarantine/<name>/v<major>/<partition>/<attempt>/ [--endpoint <url>] [--by <who>] [--reason <text>] [--format text|json]',
@@ -168,20 +171,22 @@ export const COMMAND_HELP = {
     exits: [[0, 'no due partition is missed'], [1, 'a due partition is missed'], [2, 'the probe cannot run']],
   },
   diff: {
-    usage: 'contract-gate diff <old contract> <new contract> [--format text|json]',
+    usage: 'contract-gate diff <old contract> <new contract> [--format text|json] [--migration-skeleton <file>]',
     summary: 'classify the changes between two versions and judge the version bump',
     operands: [['<old contract> <new contract>', 'two versions of one contract, the old one first']],
     options: {
       format: { type: 'string', default: 'text', value: 'text|json', help: 'the changes as lines or as JSON' },
+      'migration-skeleton': { type: 'string', value: '<file>', help: 'for a new major, also write its migration document to start from (e.g. contracts/migrations/<name>_v1_to_v2.md, never over a file): the breaking changes and the sunset filled in, TODO(migration) where a human writes', defaultText: 'none' },
     },
-    exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, CANNOT_RUN]],
+    exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, `${CANNOT_RUN}, a --migration-skeleton file that exists`]],
   },
   'check-compat': {
-    usage: 'contract-gate check-compat [--base <git-ref>] [--format text|junit|github] [<dir>]',
+    usage: 'contract-gate check-compat [--base <git-ref>] [--migrations <dir>] [--format text|junit|github] [<dir>]',
     summary: 'judge every contract file changed since a git base (what CI runs)',
     operands: [['<dir>', 'the contract directory, inside a git work tree (default: contracts)']],
     options: {
       base: { type: 'string', value: '<git-ref>', help: 'compare with the merge-base of HEAD and this ref', defaultText: 'origin/main or main, else HEAD~1' },
+      migrations: MIGRATIONS,
       format: { type: 'string', default: 'text', value: 'text|junit|github', help: 'verdicts as lines, JUnit XML, or GitHub Actions annotations' },
       ...ODCS_DEFAULTS,
     },

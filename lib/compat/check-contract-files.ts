@@ -4,6 +4,7 @@ import { formatProblem } from '../contract/problems.js';
 import type { ContractDiff } from './contract-diff.js';
 import { diffContracts } from './diff-contracts.js';
 import { formatVerdict } from './format-diff.js';
+import { migrationFileName, migrationRefusal } from './migration-document.js';
 
 /** A directory of contract files at the base and now, by file name. */
 export interface ContractFiles {
@@ -13,6 +14,11 @@ export interface ContractFiles {
   readonly head: ReadonlyMap<string, string>;
   /** Defaults for what a contract leaves out (`--default-notify`), applied to both sides alike. */
   readonly options?: LoadOptions;
+  /**
+   * The migration documents (`*.md`) as they are now, by file name, and how messages name their
+   * directory. A new major without a good one fails. @default none, in `<dir>/migrations`
+   */
+  readonly migrations?: { readonly dir: string; readonly texts: ReadonlyMap<string, string> };
 }
 
 export interface FileVerdict {
@@ -23,7 +29,7 @@ export interface FileVerdict {
   readonly reason: string;
   /** Loader problems of the file as it is now, formatted with file:line:column. */
   readonly problems: readonly string[];
-  /** The diff the verdict rests on, or (for an added vN) the one against v(N-1), for information. */
+  /** The diff the verdict rests on, or (for an added vN) the one against v(N-1), whose breaking changes its migration document names. */
   readonly diff?: { readonly against: string; readonly result: ContractDiff };
 }
 
@@ -55,7 +61,19 @@ function addedVerdict(files: ContractFiles, file: string, text: string): FileVer
   const verdict: FileVerdict = { file, state: 'added', ok: true, reason: `a new contract, ${loaded.contract.name} ${loaded.contract.version.text}, that loads`, problems: loaded.problems };
   const previous = previousMajor(files, loaded.contract, file);
   if (!previous || previous.contract.name !== loaded.contract.name) return verdict;
-  return { ...verdict, diff: { against: previous.file, result: diffContracts(previous.contract, loaded.contract) } };
+  const result = diffContracts(previous.contract, loaded.contract);
+  const refusal = migrationCheck(files, previous, file, loaded.contract, result);
+  return { ...verdict, ...(refusal ? { ok: false, reason: refusal } : {}), diff: { against: previous.file, result } };
+}
+
+/** Mistake 5 of seed 001: a major bump without a migration plan beside it is refused. */
+function migrationCheck(files: ContractFiles, previous: { file: string; contract: Contract }, file: string, next: Contract, diff: ContractDiff): string | undefined {
+  const name = migrationFileName(next.name, previous.contract.version.major, next.version.major);
+  const dir = files.migrations?.dir ?? `${files.dir}/migrations`;
+  const path = `${dir}/${name}`;
+  const text = files.migrations?.texts.get(name);
+  const skeleton = `contract-gate diff ${files.dir}/${previous.file} ${files.dir}/${file} --migration-skeleton ${path}`;
+  return migrationRefusal({ old: previous.contract, next, diff }, { path, ...(text === undefined ? {} : { text }) }, skeleton);
 }
 
 /** v(N-1) beside an added vN, as it is now or else at the base: for information only. */

@@ -206,9 +206,10 @@ export class GateBucket extends Construct {
 
   /**
    * Registered versions are write-once: `publish` creates each with If-None-Match, and this
-   * statement makes S3 refuse any other PutObject of a version object (`<name>/v<major>/<x.y.z>.yaml`),
-   * whoever sends it, so a registered version cannot be replaced with other bytes. The pointers
-   * (`current.json`) are not covered: they move, by compare-and-swap.
+   * statement makes S3 refuse any other PutObject of a version object (`<name>/v<major>/<x.y.z>.yaml`)
+   * or of the migration document stored with one (`<x.y.z>.migration.md`), whoever sends it, so
+   * neither can be replaced with other bytes. The pointers (`current.json`) are not covered: they
+   * move, by compare-and-swap.
    */
   private denyVersionRewrites(registryPrefix: string): void {
     this.bucket.addToResourcePolicy(new PolicyStatement({
@@ -216,7 +217,7 @@ export class GateBucket extends Construct {
       effect: Effect.DENY,
       principals: [new StarPrincipal()],
       actions: ['s3:PutObject'],
-      resources: [this.bucket.arnForObjects(`${registryPrefix}*.yaml`)],
+      resources: [this.bucket.arnForObjects(`${registryPrefix}*.yaml`), this.bucket.arnForObjects(`${registryPrefix}*.migration.md`)],
       conditions: { Null: { 's3:if-none-match': 'true' } },
     }));
   }

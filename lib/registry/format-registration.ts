@@ -10,7 +10,8 @@ export function formatRegistration(outcomes: readonly RegisterOutcome[]): string
     }
     const what = `${o.name} ${o.version}`;
     if (o.status === 'unchanged') return [`unchanged   ${what} from ${o.file}: ${o.reason}`];
-    return [`registered  ${what} from ${o.file} as ${o.key} (${o.reason})`, ...o.problems.map((p) => `    ${p}`)];
+    const migration = o.migration ? [`    its migration document: ${o.migration}`] : [];
+    return [`registered  ${what} from ${o.file} as ${o.key} (${o.reason})`, ...migration, ...o.problems.map((p) => `    ${p}`)];
   });
   const refused = outcomes.filter((o) => o.status === 'refused').length;
   const tail = refused === 0 ? `${outcomes.length} contract file(s): registered or already registered` : `${refused} of ${outcomes.length} contract file(s) refused; the versions in force are unchanged for those`;

@@ -6,10 +6,11 @@ import type { Contract } from '../contract/model.js';
 import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
-import { readPointer, readRegisteredText, pointerListing } from './registry-objects.js';
-import { DEFAULT_REGISTRY_PREFIX, pointerKey, versionKey, type RegistryPointer } from './registry-layout.js';
+import { readPointer, readRegisteredText, pointerListing, type PointerRead } from './registry-objects.js';
+import { DEFAULT_REGISTRY_PREFIX, pointerKey, versionKey, type RegisteredMigration, type RegistryPointer } from './registry-layout.js';
 import { isOwnMajorFile, judgeSuccessor, ownMajorFile, parseVersion, refusalReason } from './successor-rule.js';
 import { sha256Hex } from '../storage/content-hash.js';
+import { judgeMigration, storeMigration, type MigrationSource, type MigrationToStore } from './register-migration.js';
 
 export interface ContractFileToRegister {
   /** How messages name the file, e.g. `contracts/orders.v1.yaml`; its base name is kept in the pointer. */
@@ -25,6 +26,12 @@ export interface RegisterOptions {
   readonly by?: string;
   /** Epoch milliseconds. */
   readonly now: number;
+  /**
+   * Where the migration documents are. Given (as `publish` does), the first version of a new major
+   * of a registered dataset is refused without a complete one, and stored with it; not given
+   * (`serve --contracts`, a library caller), none is asked for.
+   */
+  readonly migrations?: MigrationSource;
 }
 
 export interface RegisterOutcome {
@@ -40,6 +47,8 @@ export interface RegisterOutcome {
   readonly problems: readonly string[];
   /** The classification the verdict rests on: against the version in force, or (a new major) the previous major. */
   readonly diff?: { readonly against: string; readonly result: ContractDiff };
+  /** The migration document stored with a new major's first version, e.g. `s3://lake/_contracts/orders/v2/2.0.0.migration.md`. */
+  readonly migration?: string;
 }
 
 /** Compare-and-swap losers re-read and classify again; this many rounds means something keeps writing. */
@@ -49,7 +58,8 @@ const MAX_ROUNDS = 20;
  * Registers one contract file, as Confluent's schema registry does a schema: the file is checked
  * against the version in force for its major with the classification `check-compat` uses, and
  * refused when it needs a bigger bump than it declares, rewrites a registered version with other
- * bytes, or starts a new major outside a file of its own. An identical file is a no-op. The
+ * bytes, or starts a new major outside a file of its own (or, with `migrations`, without a
+ * complete migration document, which is then stored beside it). An identical file is a no-op. The
  * version object is created once (a conditional create) and the pointer moved by compare-and-swap,
  * so concurrent publishers converge: a loser re-reads and is judged against the winner.
  */
@@ -63,9 +73,13 @@ export async function registerContract(store: ObjectStore, file: ContractFileToR
     const current = await readPointer(store, prefix, contract.name, contract.version.major);
     const judged = current ? await againstCurrent(context, current.pointer) : await asNewMajor(context);
     if ('status' in judged) return judged;
+    // The document first: refused, it leaves no version object of the new major behind.
+    const stored = judged.migration && (await storeMigration(store, prefix, contract, judged.migration));
+    if (stored && 'refusal' in stored) return refuse(context, stored.refusal);
     const created = await createVersionObject(context);
     if (created) return created;
-    if (await movePointer(context, current?.etag)) return outcome(context, 'registered', registeredReason(current?.pointer, judged.diff), judged.diff);
+    const done = await movePointerTo(context, current, judged.diff, stored);
+    if (done) return done;
   }
   throw new GateError('storage_failed', `${pointerKey(prefix, contract.name, contract.version.major)} kept changing while ${file.path} was registered; try again`);
 }
@@ -87,7 +101,7 @@ interface Registration {
   readonly options: RegisterOptions;
 }
 
-type Judged = RegisterOutcome | { readonly diff?: RegisterOutcome['diff'] };
+type Judged = RegisterOutcome | { readonly diff?: RegisterOutcome['diff']; readonly migration?: MigrationToStore };
 
 async function againstCurrent(context: Registration, pointer: RegistryPointer): Promise<Judged> {
   const { contract, store } = context;
@@ -130,7 +144,11 @@ async function asNewMajor(context: Registration): Promise<Judged> {
   const previous = await readPointer(store, prefix, contract.name, contract.version.major - 1);
   const text = previous && (await readRegisteredText(store, previous.pointer));
   const old = text && 'text' in text ? parseContract(text.text, previous.pointer.key, context.options.loadOptions).contract : undefined;
-  return old ? { diff: { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: judgeSuccessor(old, contract) } } : {};
+  if (!old) return {};
+  const diff = { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: judgeSuccessor(old, contract) };
+  if (!context.options.migrations) return { diff };
+  const judged = await judgeMigration(context.options.migrations, context.file.path, old, contract, diff.result);
+  return 'refusal' in judged ? { ...refuse(context, judged.refusal), diff } : { diff, migration: judged.migration };
 }
 
 /** Undefined when created, or found with the same bytes (an interrupted or concurrent registration). */
@@ -148,8 +166,16 @@ async function createVersionObject(context: Registration): Promise<RegisterOutco
   }
 }
 
+/** The registered outcome once the pointer moved; undefined when another publisher moved it first. */
+async function movePointerTo(context: Registration, current: PointerRead | undefined, diff: RegisterOutcome['diff'], stored: RegisteredMigration | undefined): Promise<RegisterOutcome | undefined> {
+  // A later version of the major keeps the document its first version came with.
+  if (!(await movePointer(context, current?.etag, stored ?? current?.pointer.migration))) return undefined;
+  const registered = outcome(context, 'registered', registeredReason(current?.pointer, diff), diff);
+  return stored ? { ...registered, migration: `${context.store.location}/${stored.key}` } : registered;
+}
+
 /** False when another publisher moved the pointer first: the caller judges again against theirs. */
-async function movePointer(context: Registration, etag: string | undefined): Promise<boolean> {
+async function movePointer(context: Registration, etag: string | undefined, migration: RegisteredMigration | undefined): Promise<boolean> {
   const { contract, prefix } = context;
   const pointer: RegistryPointer = {
     format: 'contract-gate/registry-pointer@1',
@@ -161,6 +187,7 @@ async function movePointer(context: Registration, etag: string | undefined): Pro
     file: context.file.path.split(/[\\/]/).pop() ?? context.file.path,
     registered_at: new Date(context.options.now).toISOString(),
     ...(context.options.by ? { registered_by: context.options.by } : {}),
+    ...(migration ? { migration } : {}),
   };
   try {
     await context.store.put(pointerKey(prefix, contract.name, contract.version.major), `${JSON.stringify(pointer, null, 2)}\n`, { ...(etag ? { ifMatch: etag } : { ifNoneMatch: '*' }), contentType: 'application/json' });

@@ -5,6 +5,10 @@
  *   _contracts/<name>/v<major>/<version>.yaml   one immutable object per version, the file's bytes
  *   _contracts/<name>/v<major>/current.json     the version in force for that major: a pointer
  *                                               replaced only by compare-and-swap
+ *   _contracts/<name>/v<major>/<version>.migration.md
+ *                                               the migration document the major's first version
+ *                                               was published with; immutable, its SHA-256 in
+ *                                               the pointer
  *
  * One prefix per dataset, so a bucket policy can let a producer write only its own contracts.
  */
@@ -34,6 +38,17 @@ export interface RegistryPointer {
   readonly file: string;
   readonly registered_at: string;
   readonly registered_by?: string;
+  /** The migration document the major's first version was published with; carried on as the pointer moves within the major. */
+  readonly migration?: RegisteredMigration;
+}
+
+export interface RegisteredMigration {
+  /** `<prefix><name>/v<major>/<version>.migration.md`, write-once. */
+  readonly key: string;
+  /** SHA-256 hex of its bytes, as the pointer's `sha256` is of the version's. */
+  readonly sha256: string;
+  /** The file name it was published from, e.g. `orders_v1_to_v2.md`. */
+  readonly file: string;
 }
 
 export function majorPrefix(prefix: string, name: string, major: number): string {
@@ -42,6 +57,11 @@ export function majorPrefix(prefix: string, name: string, major: number): string
 
 export function versionKey(prefix: string, name: string, major: number, version: string): string {
   return `${majorPrefix(prefix, name, major)}${version}.yaml`;
+}
+
+/** Beside the version's object: the document belongs to the version that opened the major. */
+export function migrationKey(prefix: string, name: string, major: number, version: string): string {
+  return `${majorPrefix(prefix, name, major)}${version}.migration.md`;
 }
 
 export function pointerKey(prefix: string, name: string, major: number): string {

@@ -50,6 +50,23 @@ export async function readRegisteredText(store: ObjectStore, pointer: RegistryPo
   return { text: new TextDecoder().decode(read.bytes) };
 }
 
+/**
+ * The migration document a pointer names, checked like the version: it must lie in the pointer's
+ * own major folder and have the bytes registered. Undefined when the major came without one.
+ */
+export async function readRegisteredMigration(store: ObjectStore, pointer: RegistryPointer): Promise<{ text: string } | { problem: string } | undefined> {
+  const migration = pointer.migration;
+  if (!migration) return undefined;
+  const where = `${store.location}/${migration.key}`;
+  const folder = pointer.key.slice(0, pointer.key.lastIndexOf('/') + 1);
+  if (!migration.key.startsWith(folder) || !migration.key.endsWith('.migration.md') || migration.key.slice(folder.length).includes('/')) return { problem: `${where} is not in ${pointer.name} v${pointer.major}'s own folder ${folder}` };
+  const read = await readVersionUpTo(store, migration.key, MAX_VERSION_BYTES);
+  if (!read) return { problem: `${where}: the registered migration document is missing` };
+  if ('size' in read) return { problem: `${where} is ${read.size} bytes: a registered document is at most ${MAX_VERSION_BYTES}` };
+  if (sha256Hex(read.bytes) !== migration.sha256) return { problem: `${where}: its bytes are not the ones registered (SHA-256 differs)` };
+  return { text: new TextDecoder().decode(read.bytes) };
+}
+
 /** The pointer keys under the prefix. */
 export async function pointerKeys(store: ObjectStore, prefix: string): Promise<string[]> {
   return (await pointerListing(store, prefix)).map((object) => object.key);

@@ -7,6 +7,7 @@ import { checkCompatCommand } from '../../lib/cli/check-compat-command.js';
 import { EXIT, type CliIo } from '../../lib/cli/cli-io.js';
 import { GateError } from '../../lib/errors.js';
 import { addColumn, applyEdits, COUPON, ORDERS_V1, setVersion } from '../compat/contract-edits.js';
+import { DEPRECATED_V1, V2 as V2_WITH_GRAIN, V2_DOCUMENT } from '../compat/migration-fixture.js';
 import { SILENT_ODCS } from './silent-odcs.js';
 import { findAll, parseStrictXml } from './strict-xml.js';
 
@@ -80,14 +81,43 @@ describe('contract-gate check-compat', () => {
     expect(stdout).toContain('breaking  column_removed coupon');
   });
 
-  it('passes a new v2 file beside v1 and shows its diff against v1 for information', async () => {
+  it('passes a new v2 file beside a deprecated v1 with its migration document, and shows its diff against v1', async () => {
     const { repo, contracts } = producerRepo();
-    writeFileSync(join(contracts, 'orders.v2.yaml'), V2);
+    writeFileSync(join(contracts, 'orders.v1.yaml'), DEPRECATED_V1);
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2_WITH_GRAIN);
+    mkdirSync(join(contracts, 'migrations'));
+    writeFileSync(join(contracts, 'migrations', 'orders_v1_to_v2.md'), V2_DOCUMENT);
     commit(repo, 'v2');
     const { code, stdout } = await run(['--base', 'main', contracts]);
     expect(code).toBe(0);
     expect(stdout).toContain('PASS orders.v2.yaml (added): a new contract, orders 2.0.0, that loads');
     expect(stdout).toContain('against orders.v1.yaml, for information (needs a major bump, declares major: OK):');
+  });
+
+  it('fails a new v2 file without its migration document, naming the file to write', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), DEPRECATED_V1);
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2_WITH_GRAIN);
+    commit(repo, 'v2 without a migration plan');
+    const { code, stdout } = await run(['--base', 'main', contracts]);
+    expect(code).toBe(1);
+    const doc = join(contracts, 'migrations', 'orders_v1_to_v2.md');
+    expect(stdout).toContain(`FAIL orders.v2.yaml (added): orders v2 is a new major and needs a migration document: write ${doc}, naming what changed, the window and the v1 sunset (start from: contract-gate diff ${contracts}/orders.v1.yaml ${contracts}/orders.v2.yaml --migration-skeleton ${doc})`);
+  });
+
+  it('reads the documents from --migrations, uncommitted ones too, and says what one lacks', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), DEPRECATED_V1);
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2_WITH_GRAIN);
+    commit(repo, 'v2');
+    const docs = join(repo, 'docs', 'migrations');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, 'orders_v1_to_v2.md'), V2_DOCUMENT.replace('2027-01-31: v1 sunset', '2027-02-28: v1 sunset'));
+    const wrong = await run(['--base', 'main', '--migrations', docs, contracts]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain(`FAIL orders.v2.yaml (added): the migration document ${docs}/orders_v1_to_v2.md of orders v2 is incomplete: line 15 gives the sunset as 2027-02-28, but the sunset of orders v1 (1.3.0) is 2027-01-31`);
+    writeFileSync(join(docs, 'orders_v1_to_v2.md'), V2_DOCUMENT);
+    expect((await run(['--base', 'main', '--migrations', docs, contracts])).code).toBe(0);
   });
 
   it('fails a deleted contract file and says to retire it instead', async () => {
@@ -150,16 +180,19 @@ describe('contract-gate check-compat --format junit and github', () => {
     writeFileSync(join(contracts, 'orders.v1.yaml'), BREAKING);
     writeFileSync(join(contracts, 'orders.v2.yaml'), V2);
     commit(repo, 'breaking v1, new v2');
+    mkdirSync(join(contracts, 'migrations'));
+    writeFileSync(join(contracts, 'migrations', 'orders_v1_to_v2.md'), V2_DOCUMENT.replace('## Deprecation timeline', '## Dates'));
     const { code, stdout } = await run(['--base', 'main', '--format', 'junit', contracts]);
     expect(code).toBe(1);
     const root = parseStrictXml(stdout);
-    expect(root.attributes).toMatchObject({ tests: '2', failures: '1' });
+    expect(root.attributes).toMatchObject({ tests: '2', failures: '2' });
     const cases = findAll(root, 'testcase');
     expect(cases.map((c) => c.attributes.name)).toEqual(['orders.v1.yaml (modified)', 'orders.v2.yaml (added)']);
     const failure = findAll(cases[0]!, 'failure')[0];
     expect(failure?.attributes.message).toContain('needs a major bump: a new major version must be a new file orders.v2.yaml');
     expect(failure?.text).toContain('breaking  column_removed coupon');
-    expect(findAll(cases[1]!, 'system-out')[0]?.text).toContain('a new contract, orders 2.0.0, that loads');
+    // v1 is edited, not deprecated: the document cannot agree with a sunset v1 does not have.
+    expect(findAll(cases[1]!, 'failure')[0]?.attributes.message).toContain('is incomplete: no "## Deprecation timeline" section (a heading with "timeline", "window" or "sunset"); orders v1 (1.3.0) is active with no sunset');
   });
 
   it('annotates a breaking edit where the columns are, relative to the repository root', async () => {

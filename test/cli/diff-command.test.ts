@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { EXIT, type CliIo } from '../../lib/cli/cli-io.js';
 import { diffCommand } from '../../lib/cli/diff-command.js';
 import { GateError } from '../../lib/errors.js';
 import { addColumn, applyEdits, COUPON, ORDERS_V1, setVersion, type Edit } from '../compat/contract-edits.js';
+import { DEPRECATED_V1, V2 } from '../compat/migration-fixture.js';
 
 const OLD = 'contracts/orders.v1.yaml';
 
@@ -85,5 +86,46 @@ describe('contract-gate diff', () => {
       expect({ args, code }).toEqual({ args, code: 2 });
       expect(stderr).toContain(message);
     }
+  });
+});
+
+describe('contract-gate diff --migration-skeleton', () => {
+  /** v1 deprecated and v2 beside it in a fresh contracts directory. */
+  function majors(): { v1: string; v2: string; doc: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-skeleton-'));
+    const [v1, v2] = [join(dir, 'orders.v1.yaml'), join(dir, 'orders.v2.yaml')];
+    writeFileSync(v1, DEPRECATED_V1);
+    writeFileSync(v2, V2);
+    return { v1, v2, doc: join(dir, 'migrations', 'orders_v1_to_v2.md') };
+  }
+
+  it('writes a new major\'s migration document to start from, its directory too, with the breaking changes and the sunset', async () => {
+    const { v1, v2, doc } = majors();
+    const { code, stdout, stderr } = await run([v1, v2, '--migration-skeleton', doc]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('breaking  column_removed coupon');
+    expect(stderr).toBe(`wrote the migration skeleton ${doc}: replace each TODO(migration) before check-compat or publish\n`);
+    const skeleton = readFileSync(doc, 'utf8');
+    expect(skeleton).toContain('## What changed and why\n\nBreaking changes, as `contract-gate diff` finds them:\n\n- `coupon` (column_removed)');
+    expect(skeleton).toContain('- v1 sunset: 2027-01-31 (the `sunset` of orders 1.3.0)');
+  });
+
+  it('never writes over a document that exists', async () => {
+    const { v1, v2, doc } = majors();
+    await run([v1, v2, '--migration-skeleton', doc]);
+    writeFileSync(doc, 'written by hand\n');
+    const { code, stderr } = await run([v1, v2, '--migration-skeleton', doc]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`--migration-skeleton ${doc}: it exists already; not overwritten (move it away, or name another file)`);
+    expect(readFileSync(doc, 'utf8')).toBe('written by hand\n');
+  });
+
+  it('refuses a minor or patch, which needs no migration document, and writes nothing', async () => {
+    const next = newVersion([addColumn('{ name: channel, type: string }'), setVersion('1.3.0')]);
+    const doc = join(mkdtempSync(join(tmpdir(), 'cg-skeleton-')), 'orders_v1_to_v2.md');
+    const { code, stderr } = await run([OLD, next, '--migration-skeleton', doc]);
+    expect(code).toBe(2);
+    expect(stderr).toBe('--migration-skeleton is for a new major: orders 1.3.0 is not a major above 1.2.0, and a minor or patch needs no migration document');
+    expect(existsSync(doc)).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ function gateBucket(registryPrefix?: string): { template: Template; bucket: stri
 const WRITE_ONCE = 'RegisteredContractVersionsAreWriteOnce';
 
 describe('the gate bucket with a contract registry', () => {
-  it('denies anyone a PutObject of a registered version without If-None-Match, so a version is never rewritten', () => {
+  it('denies anyone a PutObject of a registered version or its migration document without If-None-Match, so neither is ever rewritten', () => {
     const { template, bucket } = gateBucket('_contracts/');
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucket },
@@ -24,7 +24,10 @@ describe('the gate bucket with a contract registry', () => {
           Effect: 'Deny',
           Principal: '*',
           Action: 's3:PutObject',
-          Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/_contracts/*.yaml']] },
+          Resource: [
+            { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/_contracts/*.yaml']] },
+            { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/_contracts/*.migration.md']] },
+          ],
           Condition: { Null: { 's3:if-none-match': 'true' } },
         }]),
       },

@@ -39,6 +39,22 @@ compat: { mode: backward }
 `;
 const V1_1 = V1.replace('version: 1.0.0', 'version: 1.1.0').replace('    - { name: pu_zone, type: string }', '    - { name: pu_zone, type: string }\n    - { name: do_zone, type: string }');
 const V2 = V1_1.replace('version: 1.1.0', 'version: 2.0.0').replace('grain: [vendor_id, trip_seq]', 'grain: [vendor_id, trip_seq, pickup_at]');
+/** v1 as the team leaves it when v2 ships, and the migration document publish asks for beside v2. */
+const V1_DEPRECATED = V1_1.replace('version: 1.1.0', 'version: 1.2.0\nstatus: deprecated\nsunset: 2027-03-31');
+const V2_MIGRATION = `# trips v1 to v2
+
+## What changed and why
+The grain adds pickup_at: a vendor's trip_seq restarts each day.
+
+## Affected downstream models
+fct_trips.
+
+## Deprecation timeline
+2026-12-06 the window opens; 2027-03-31 v1 sunset.
+
+## Action required from consumers
+Join trips on (vendor_id, trip_seq, pickup_at).
+`;
 
 let now = Date.parse('2026-12-05T07:00:00Z');
 let gate: LocalGate;
@@ -131,7 +147,11 @@ describe('a real team\'s ordinary month, through serve', () => {
 
   it('raises no page for days due before a new major was published, and pages the first day due after it', async () => {
     now = Date.parse('2026-12-06T16:03:00Z');
+    writeFileSync(join(dir, 'next', 'trips.v1.yaml'), V1_DEPRECATED);
+    expect((await cli('publish', join(dir, 'next', 'trips.v1.yaml'), '--to', 's3://lake', '--endpoint', gate.endpoint)).code).toBe(0);
     writeFileSync(join(dir, 'contracts', 'trips.v2.yaml'), V2);
+    mkdirSync(join(dir, 'contracts', 'migrations'));
+    writeFileSync(join(dir, 'contracts', 'migrations', 'trips_v1_to_v2.md'), V2_MIGRATION);
     expect((await cli('publish', join(dir, 'contracts', 'trips.v2.yaml'), '--to', 's3://lake', '--endpoint', gate.endpoint)).code).toBe(0);
     now = Date.parse('2026-12-06T16:10:00Z');
     // The probe runs every 50 ms; once it has seen v2 it has recorded since when v2 is expected.

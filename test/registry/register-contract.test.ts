@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRegistry } from '../../lib/registry/read-registry.js';
 import { registerContract, type RegisterOutcome } from '../../lib/registry/register-contract.js';
+import type { MigrationSource } from '../../lib/registry/register-migration.js';
 import { parsePointer } from '../../lib/registry/registry-layout.js';
+import { readRegisteredMigration } from '../../lib/registry/registry-objects.js';
 import { readWhole, type ObjectStore } from '../../lib/storage/object-store.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { BUCKET, startEmulatorFixture, type EmulatorFixture } from '../local/emulator-fixture.js';
@@ -89,6 +91,67 @@ describe('registering contracts on the bucket', () => {
     // Whatever the interleaving, registering the newest again now is a no-op or a step up to it.
     expect((await register('gamma', texts[3]!)).status).toMatch(/unchanged|registered/);
     expect((await pointerOf('gamma', 1))?.version).toBe('1.3.0');
+  });
+});
+
+describe('registering a new major with its migration document', () => {
+  let fixture: EmulatorFixture;
+  let store: ObjectStore;
+  beforeAll(async () => {
+    fixture = await startEmulatorFixture();
+    store = s3ObjectStore({ client: fixture.client, bucket: BUCKET });
+  });
+  afterAll(() => fixture.close());
+
+  const deprecated = (name: string) => contractText(name, '1.1.0', (y) => y.replace('status: active', 'status: deprecated\nsunset: 2027-01-31'));
+  const documents = new Map<string, string>();
+  /** The documents as a repository holds them, in contracts/migrations/. */
+  const migrations: MigrationSource = async (_contract, fileName) => {
+    const path = `contracts/migrations/${fileName}`;
+    const text = documents.get(fileName);
+    return text === undefined ? { path } : { path, text };
+  };
+  const register = (name: string, text: string, major = Number(/version: (\d+)/.exec(text)![1])) => registerContract(store, { path: `contracts/${name}.v${major}.yaml`, text }, { now: NOW, migrations });
+  const pointerOf = async (name: string, major: number) => parsePointer(new TextDecoder().decode(await readWhole(store, `_contracts/${name}/v${major}/current.json`)));
+  const documentFor = (name: string) => `# ${name} v1 to v2\n\n## What changed\n\n- coupon is removed.\n\n## Affected downstream models\n\n- stg_${name}\n\n## Timeline\n\n- 2027-01-10 the window opens; 2027-01-31 v1 sunset.\n\n## Action required\n\n- Stop reading coupon.\n`;
+
+  it('refuses the first version of v2 without its document, naming the file to write, and registers nothing of v2', async () => {
+    expect(await register('delta', contractText('delta', '1.0.0'))).toMatchObject({ status: 'registered' });
+    // A minor of v1 (deprecating it) needs no document.
+    expect(await register('delta', deprecated('delta'))).toMatchObject({ status: 'registered', reason: 'was 1.0.0: needs a minor bump, declares minor: OK' });
+    const outcome = await register('delta', contractText('delta', '2.0.0', withoutCoupon));
+    expect(outcome).toMatchObject({ status: 'refused', reason: expect.stringContaining('delta v2 is a new major and needs a migration document: write contracts/migrations/delta_v1_to_v2.md') });
+    expect(outcome.reason).toContain('(start from: contract-gate diff contracts/delta.v1.yaml contracts/delta.v2.yaml --migration-skeleton contracts/migrations/delta_v1_to_v2.md)');
+    expect(outcome.diff?.result.changes.map((c) => c.change)).toContain('column_removed');
+    expect((await fixture.listAll('_contracts/delta/v2/')).keys).toEqual([]);
+  });
+
+  it('stores the document beside the version with its SHA-256 in the pointer, and a later v2 version keeps it', async () => {
+    documents.set('delta_v1_to_v2.md', documentFor('delta'));
+    const outcome = await register('delta', contractText('delta', '2.0.0', withoutCoupon));
+    expect(outcome).toMatchObject({ status: 'registered', migration: 's3://lake/_contracts/delta/v2/2.0.0.migration.md' });
+    const pointer = (await pointerOf('delta', 2))!;
+    expect(pointer.migration).toEqual({ key: '_contracts/delta/v2/2.0.0.migration.md', sha256: sha256Hex(documentFor('delta')), file: 'delta_v1_to_v2.md' });
+    expect(await readRegisteredMigration(store, pointer)).toEqual({ text: documentFor('delta') });
+
+    documents.clear();
+    const minor = await register('delta', contractText('delta', '2.1.0', (y) => withRefunded(withoutCoupon(y))));
+    expect(minor).toMatchObject({ status: 'registered', reason: 'was 2.0.0: needs a minor bump, declares minor: OK' });
+    expect(minor.migration).toBeUndefined();
+    expect((await pointerOf('delta', 2))?.migration).toEqual(pointer.migration);
+  });
+
+  it('refuses a document that is not the one already stored with that version, and reports one whose bytes changed', async () => {
+    await register('epsilon', deprecated('epsilon'));
+    await fixture.put('_contracts/epsilon/v2/2.0.0.migration.md', 'another publisher\'s document\n');
+    documents.set('epsilon_v1_to_v2.md', documentFor('epsilon'));
+    const outcome = await register('epsilon', contractText('epsilon', '2.0.0', withoutCoupon));
+    expect(await fixture.listAll('_contracts/epsilon/v2/')).toMatchObject({ keys: ['_contracts/epsilon/v2/2.0.0.migration.md'] });
+    expect(outcome).toMatchObject({ status: 'refused', reason: 's3://lake/_contracts/epsilon/v2/2.0.0.migration.md holds another migration document for epsilon 2.0.0 (a publish of it cut short, or a concurrent one): publish that document again, or bump the version' });
+
+    const pointer = (await pointerOf('delta', 2))!;
+    await fixture.put(pointer.migration!.key, 'rewritten\n');
+    expect(await readRegisteredMigration(store, pointer)).toEqual({ problem: 's3://lake/_contracts/delta/v2/2.0.0.migration.md: its bytes are not the ones registered (SHA-256 differs)' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,26 @@ function producerContract(dir: string, version: string, edit: (yaml: string) => 
   return path;
 }
 const withoutCancelled = (yaml: string) => yaml.replace('enum: [placed, paid, cancelled]', 'enum: [placed, paid]');
+const deprecated = (yaml: string) => yaml.replace('status: active', 'status: deprecated\nsunset: 2027-01-31');
+/** What publish asks of orders_eu v2 beside its file: the changes, the window and v1's sunset. */
+const V2_MIGRATION = `# orders_eu v1 to v2
+
+## What changed and why
+
+- status no longer takes cancelled: cancellations move to a dataset of their own.
+
+## Affected downstream models
+
+- stg_orders_eu
+
+## Deprecation timeline
+
+- 2026-12-01: the window opens; 2027-01-31: v1 sunset.
+
+## Action required from consumers
+
+- Stop filtering on status = cancelled.
+`;
 
 /** The one quarantine attempt folder under a partition's quarantine prefix. */
 async function onlyAttempt(store: ObjectStore, prefix: string): Promise<string> {
@@ -121,6 +141,10 @@ describe('a gate that reads its contracts from the registry on its bucket (serve
       writeFileSync(path, edit(readFileSync(producerContract(repo, version), 'utf8')));
       return path;
     };
+    // A new major: v1 deprecated first, and the migration document in migrations/ beside the files.
+    expect((await publish(producerContract(repo, '1.1.0', deprecated))).code).toBe(0);
+    mkdirSync(join(repo, 'migrations'), { recursive: true });
+    writeFileSync(join(repo, 'migrations', 'orders_eu_v1_to_v2.md'), V2_MIGRATION);
     expect((await publish(v2('2.0.0', withoutCancelled))).code).toBe(0);
     const quarantined = await drop(v2('2.0.0', withoutCancelled));
     expect(quarantined.code).toBe(1);

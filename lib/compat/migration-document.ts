@@ -1,0 +1,134 @@
+import type { Contract } from '../contract/model.js';
+import type { Change, ContractDiff } from './contract-diff.js';
+import { markdownSections, type MarkdownLine, type MarkdownSection } from './markdown-sections.js';
+
+/**
+ * The migration document a new major comes with (seed 001, "Write the migration plan"): what
+ * changed and why, the downstream models affected, the deprecation timeline and the action
+ * consumers take. Pure: the caller reads the file and hands its text in.
+ */
+export interface MigrationInput {
+  /** The previous major as it is now: deprecated, with the sunset that closes the window. */
+  readonly old: Contract;
+  readonly next: Contract;
+  /** `diffContracts(old, next)`: its breaking changes are what the document must name. */
+  readonly diff: ContractDiff;
+}
+
+/** What the skeleton leaves for a human: a document still holding it is refused. */
+export const PLACEHOLDER = 'TODO(migration)';
+
+/** The seed's four parts, found by a word of their heading so a team may word them its own way. */
+export const TOPICS = {
+  changed: { heading: 'What changed and why', words: /\bchang/i, word: '"changed"' },
+  affected: { heading: 'Affected downstream models', words: /\baffected\b|\bdownstream\b/i, word: '"affected" or "downstream"' },
+  timeline: { heading: 'Deprecation timeline', words: /\btimeline\b|\bwindow\b|\bsunset\b/i, word: '"timeline", "window" or "sunset"' },
+  action: { heading: 'Action required from consumers', words: /\baction\b/i, word: '"action"' },
+} as const;
+type Topic = keyof typeof TOPICS;
+
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+
+/** `<name>_v<N>_to_v<M>.md`, the seed's `user_events_v1_to_v2.md`. */
+export function migrationFileName(name: string, fromMajor: number, toMajor: number): string {
+  return `${name}_v${fromMajor}_to_v${toMajor}.md`;
+}
+
+/**
+ * What the document lacks, one sentence each; empty when it will do. A breaking change is named
+ * by its column (or, for the whole dataset, the first word of its id: `grain`, `partition`), the
+ * timeline must give the old major's sunset as its contract does and a date before it on which the
+ * window opens, and no placeholder may be left.
+ */
+export function migrationGaps(input: MigrationInput, text: string): string[] {
+  const sections = markdownSections(text);
+  const found = (topic: Topic) => sections.find((s) => TOPICS[topic].words.test(s.title));
+  const gaps = (Object.keys(TOPICS) as Topic[]).flatMap((topic) => sectionGap(topic, found(topic)));
+  const changed = found('changed');
+  const timeline = found('timeline');
+  if (changed) gaps.push(...unnamedChanges(input.diff, changed));
+  gaps.push(...sunsetGaps(input.old, text, timeline));
+  gaps.push(...placeholderGaps(text));
+  return gaps;
+}
+
+/** The words a document must use to name each breaking change, once each, in the order diff lists them. */
+export function breakingTerms(diff: ContractDiff): { term: string; changes: Change[] }[] {
+  const terms = new Map<string, Change[]>();
+  for (const change of diff.changes.filter((c) => c.class === 'breaking')) {
+    const term = change.column ?? change.change.split('_')[0]!;
+    terms.set(term, [...(terms.get(term) ?? []), change]);
+  }
+  return [...terms].map(([term, changes]) => ({ term, changes }));
+}
+
+function sectionGap(topic: Topic, section: MarkdownSection | undefined): string[] {
+  const { heading, word } = TOPICS[topic];
+  if (!section) return [`no "## ${heading}" section (a heading with ${word})`];
+  return section.body.some((l) => l.text.trim() !== '') ? [] : [`the "${section.title}" section (line ${section.line}) is empty`];
+}
+
+function unnamedChanges(diff: ContractDiff, section: MarkdownSection): string[] {
+  const body = section.body.map((l) => l.text).join('\n');
+  const missing = breakingTerms(diff).filter(({ term }) => !namesWord(body, term));
+  if (missing.length === 0) return [];
+  const listed = missing.map(({ term, changes }) => `${term} (${changes.map((c) => c.change).join(', ')})`).join(', ');
+  return [`the "${section.title}" section does not name ${missing.length === 1 ? 'the breaking change' : `${missing.length} breaking changes`} diff finds: ${listed}`];
+}
+
+/** The old major must say when it ends, and the document must say the same. */
+function sunsetGaps(old: Contract, text: string, timeline: MarkdownSection | undefined): string[] {
+  const who = `${old.name} v${old.version.major} (${old.version.text})`;
+  if (old.status !== 'deprecated' || old.sunset === undefined) {
+    return [`${who} is ${old.status}${old.sunset ? '' : ' with no sunset'}: set status: deprecated and sunset: YYYY-MM-DD in its contract, the day the gate retires it, and give that date in the timeline`];
+  }
+  const sunset = old.sunset;
+  const gaps = contradictions(text, sunset, who);
+  if (!timeline) return gaps;
+  const dates = timeline.body.flatMap((l) => l.text.match(ISO_DATE) ?? []);
+  if (!dates.includes(sunset)) gaps.push(`the "${timeline.title}" section does not give v${old.version.major}'s sunset, ${sunset} (the sunset of ${who})`);
+  if (!dates.some((d) => d < sunset)) gaps.push(`the "${timeline.title}" section gives no date before the sunset ${sunset} on which the window opens (v${old.version.major} and the new major published side by side)`);
+  return gaps;
+}
+
+/** A line that speaks of the sunset or retirement with another date contradicts the contract. */
+function contradictions(text: string, sunset: string, who: string): string[] {
+  const lines: MarkdownLine[] = text.split(/\r?\n/).map((line, at) => ({ line: at + 1, text: line }));
+  return lines.flatMap(({ line, text: content }) => {
+    if (!/sunset|retire/i.test(content)) return [];
+    const other = (content.match(ISO_DATE) ?? []).filter((d) => d !== sunset);
+    return other.length > 0 && !content.includes(sunset) ? [`line ${line} gives the sunset as ${other.join(', ')}, but the sunset of ${who} is ${sunset}`] : [];
+  });
+}
+
+function placeholderGaps(text: string): string[] {
+  const at = text.split(/\r?\n/).flatMap((line, index) => (line.includes(PLACEHOLDER) ? [index + 1] : []));
+  if (at.length === 0) return [];
+  return [`${at.length} ${PLACEHOLDER} placeholder${at.length === 1 ? '' : 's'} left to write (line${at.length === 1 ? '' : 's'} ${at.join(', ')})`];
+}
+
+/** `term` as a whole identifier: `amount` is not named by `refund_amount`. */
+function namesWord(text: string, term: string): boolean {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, 'i').test(text);
+}
+
+/** Where a new major's document is, and its text when there is one. */
+export interface MigrationFile {
+  /** As messages name it, e.g. `contracts/migrations/orders_v1_to_v2.md`. */
+  readonly path: string;
+  readonly text?: string;
+}
+
+/**
+ * Why the new major cannot go ahead on this document, or undefined when it can. `skeleton` is the
+ * command that writes a start, e.g. `contract-gate diff a.yaml b.yaml --migration-skeleton <path>`.
+ */
+export function migrationRefusal(input: MigrationInput, file: MigrationFile, skeleton: string): string | undefined {
+  const major = `v${input.next.version.major}`;
+  if (file.text === undefined) {
+    return `${input.next.name} ${major} is a new major and needs a migration document: write ${file.path}, naming what changed, the window and the v${input.old.version.major} sunset (start from: ${skeleton})`;
+  }
+  const gaps = migrationGaps(input, file.text);
+  return gaps.length === 0 ? undefined : `the migration document ${file.path} of ${input.next.name} ${major} is incomplete: ${gaps.join('; ')}`;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { diffContracts } from '../../lib/compat/diff-contracts.js';
+import { markdownSections } from '../../lib/compat/markdown-sections.js';
+import { migrationFileName, migrationGaps, migrationRefusal, type MigrationInput } from '../../lib/compat/migration-document.js';
+import { migrationSkeleton } from '../../lib/compat/migration-skeleton.js';
+import { applyEdits, loadText, ORDERS_V1 } from './contract-edits.js';
+import { DEPRECATED_V1, fillSkeleton, V2, V2_DOCUMENT } from './migration-fixture.js';
+
+function input(oldText = DEPRECATED_V1, nextText = V2): MigrationInput {
+  const [old, next] = [loadText(oldText), loadText(nextText)];
+  return { old, next, diff: diffContracts(old, next) };
+}
+
+const gaps = (text: string, from = input()) => migrationGaps(from, text);
+
+describe('a migration document', () => {
+  it('is named after the dataset and both majors, as the seed names user_events_v1_to_v2.md', () => {
+    expect(migrationFileName('user_events', 1, 2)).toBe('user_events_v1_to_v2.md');
+  });
+
+  it('passes when it names every breaking change, the window and the v1 sunset the contract gives', () => {
+    expect(gaps(V2_DOCUMENT)).toEqual([]);
+  });
+
+  it('lists each breaking change it does not name: a column by its name, a change of the whole dataset by its first word', () => {
+    const silent = V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '').replace(/^- The grain.*\n/m, '- Orders are kept per update now.\n');
+    expect(gaps(silent)).toEqual(['the "What changed and why" section does not name 2 breaking changes diff finds: coupon (column_removed), grain (grain_changed)']);
+  });
+
+  it('takes a name only as a whole word and only in the "what changed" section', () => {
+    const elsewhere = V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '- `coupon_code` stays.\n').replace('dim_coupons', 'dim_coupons, coupon');
+    expect(gaps(elsewhere)).toEqual(['the "What changed and why" section does not name the breaking change diff finds: coupon (column_removed)']);
+  });
+
+  it('needs each of the seed\'s four sections, found by a word of its heading, and none empty', () => {
+    const noAction = V2_DOCUMENT.slice(0, V2_DOCUMENT.indexOf('## Action'));
+    expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action")']);
+    const emptyModels = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.\n', '');
+    expect(gaps(emptyModels)).toEqual(['the "Affected downstream models" section (line 8) is empty']);
+    const ownWords = V2_DOCUMENT.replace('## What changed and why', '## Changes').replace('## Deprecation timeline', '### The window');
+    expect(gaps(ownWords)).toEqual([]);
+  });
+
+  it('refuses a sunset that is not the old contract\'s, and a timeline without the sunset or a date the window opens', () => {
+    const later = V2_DOCUMENT.replace('- 2027-01-31: v1 sunset', '- 2027-02-28: v1 sunset');
+    expect(gaps(later)).toEqual([
+      'line 15 gives the sunset as 2027-02-28, but the sunset of orders v1 (1.3.0) is 2027-01-31',
+      'the "Deprecation timeline" section does not give v1\'s sunset, 2027-01-31 (the sunset of orders v1 (1.3.0))',
+    ]);
+    const noOpening = V2_DOCUMENT.replace('- 2027-01-10: v2 is published beside v1; the window opens.\n', '- Three weeks.\n');
+    expect(gaps(noOpening)).toEqual(['the "Deprecation timeline" section gives no date before the sunset 2027-01-31 on which the window opens (v1 and the new major published side by side)']);
+  });
+
+  it('cannot pass while the old major is active or has no sunset: the contract must say when it ends', () => {
+    const active = input(applyEdits(ORDERS_V1, [['version: 1.2.0', 'version: 1.3.0']]));
+    expect(gaps(V2_DOCUMENT, active)).toEqual([
+      'orders v1 (1.3.0) is active with no sunset: set status: deprecated and sunset: YYYY-MM-DD in its contract, the day the gate retires it, and give that date in the timeline',
+    ]);
+  });
+
+  it('reads headings in fenced code as code', () => {
+    const fenced = '# t\n```md\n## What changed\n```\n## Real\nx\n';
+    expect(markdownSections(fenced).map((s) => s.title)).toEqual(['t', 'Real']);
+  });
+});
+
+describe('the migration skeleton', () => {
+  it('has the seed\'s headings, the breaking changes and the sunset, and is refused until its placeholders are written', () => {
+    const skeleton = migrationSkeleton(input());
+    for (const heading of ['## What changed and why', '## Affected downstream models', '## Deprecation timeline', '## Action required from consumers']) expect(skeleton).toContain(heading);
+    expect(skeleton).toContain('- `coupon` (column_removed): column "coupon" was removed');
+    expect(skeleton).toContain('- `grain` (grain_changed): the grain went from [order_id] to [order_id, updated_at]');
+    expect(skeleton).toContain('- v1 sunset: 2027-01-31 (the `sunset` of orders 1.3.0)');
+    expect(gaps(skeleton)).toEqual([
+      'the "Deprecation timeline" section gives no date before the sunset 2027-01-31 on which the window opens (v1 and the new major published side by side)',
+      '4 TODO(migration) placeholders left to write (lines 13, 19, 23, 28)',
+    ]);
+  });
+
+  it('passes its own check once the placeholders are filled', () => {
+    expect(gaps(fillSkeleton(migrationSkeleton(input())))).toEqual([]);
+  });
+
+  it('leaves the sunset to write when the old major has none, and the check still asks the contract for it', () => {
+    const active = input(applyEdits(ORDERS_V1, [['version: 1.2.0', 'version: 1.3.0']]));
+    const filled = fillSkeleton(migrationSkeleton(active));
+    expect(filled).toContain('- v1 sunset: TODO(migration) set status: deprecated and sunset: YYYY-MM-DD in the v1 contract');
+    expect(gaps(filled, active)[0]).toMatch(/^orders v1 \(1\.3\.0\) is active with no sunset/);
+  });
+});
+
+describe('the refusal', () => {
+  it('names the file to write and the command that starts it when there is none', () => {
+    const refusal = migrationRefusal(input(), { path: 'contracts/migrations/orders_v1_to_v2.md' }, 'contract-gate diff a b --migration-skeleton c');
+    expect(refusal).toBe('orders v2 is a new major and needs a migration document: write contracts/migrations/orders_v1_to_v2.md, naming what changed, the window and the v1 sunset (start from: contract-gate diff a b --migration-skeleton c)');
+  });
+
+  it('says what an incomplete one lacks, and nothing of a complete one', () => {
+    const path = 'contracts/migrations/orders_v1_to_v2.md';
+    expect(migrationRefusal(input(), { path, text: '# nothing\n' }, '')).toMatch(/^the migration document contracts\/migrations\/orders_v1_to_v2\.md of orders v2 is incomplete: no "## What changed and why" section/);
+    expect(migrationRefusal(input(), { path, text: V2_DOCUMENT }, '')).toBeUndefined();
+  });
+});
