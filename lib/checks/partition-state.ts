@@ -48,6 +48,8 @@ export class PartitionState {
   readonly invalid: InvalidRows | undefined;
   /** Per contract column, the files that lack it (read as its default or as nulls), for the report's notes. */
   readonly absent = new Map<string, string[]>();
+  /** Indices of the contract's reference rows whose key some row had (for `required` ones). */
+  readonly referenceRowsSeen = new Set<number>();
 
   constructor(readonly plan: CheckPlan) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name), plan.severityOf);
