@@ -22,19 +22,19 @@ export const MAX_REFERENCE_ROWS = 1000;
  * value | { value, absolute?, relative? } }, required?, severity?, description? }`. Every value is
  * checked against its column's type here, so the gate never meets a reference it cannot compare.
  */
-export function readReferenceRows(reader: YamlReader, node: Node | null, context: ReferenceRowContext): ReferenceRow[] | undefined {
-  const items = reader.items(node, 'reference_rows');
+export function readReferenceRows(reader: YamlReader, node: Node | null, context: ReferenceRowContext, path = 'reference_rows'): ReferenceRow[] | undefined {
+  const items = reader.items(node, path);
   if (!items) return undefined;
   if (context.schema.grain.length === 0) {
-    reader.report('invalid_value', 'reference_rows', node, 'reference rows are found by their key, and this contract has no schema.grain: declare the grain (the columns that identify a row) first');
+    reader.report('invalid_value', path, node, 'reference rows are found by their key, and this contract has no schema.grain: declare the grain (the columns that identify a row) first');
     return undefined;
   }
   if (items.length > MAX_REFERENCE_ROWS) {
-    reader.report('invalid_value', 'reference_rows', node, `expected at most ${MAX_REFERENCE_ROWS} reference rows, found ${items.length}: keep a few known rows, not a copy of the data`);
+    reader.report('invalid_value', path, node, `expected at most ${MAX_REFERENCE_ROWS} reference rows, found ${items.length}: keep a few known rows, not a copy of the data`);
     return undefined;
   }
-  const rows = items.map((item, i) => readRow(reader, item, `reference_rows[${i}]`, context));
-  checkDistinctKeys(reader, items, rows);
+  const rows = items.map((item, i) => readRow(reader, item, `${path}[${i}]`, context));
+  checkDistinctKeys(reader, items, rows, path);
   return rows.every((row) => row !== undefined) ? (rows as ReferenceRow[]) : undefined;
 }
 
@@ -188,13 +188,13 @@ function countKeys(reader: YamlReader, node: Node | null): number {
 }
 
 /** Two rows with one key would each judge the same data row: one of them is a mistake. */
-function checkDistinctKeys(reader: YamlReader, items: readonly (Node | null)[], rows: readonly (ReferenceRow | undefined)[]): void {
+function checkDistinctKeys(reader: YamlReader, items: readonly (Node | null)[], rows: readonly (ReferenceRow | undefined)[], path: string): void {
   const seen = new Map<string, number>();
   rows.forEach((row, i) => {
     if (!row) return;
     const text = row.key.map((cell) => `${cell.column}=${String(cell.value)}`).join(', ');
     const first = seen.get(text);
     if (first === undefined) seen.set(text, i);
-    else reader.report('duplicate_reference_row', `reference_rows[${i}].key`, items[i], `reference_rows[${first}] has the same key (${text}): merge the two rows`);
+    else reader.report('duplicate_reference_row', `${path}[${i}].key`, items[i], `${path}[${first}] has the same key (${text}): merge the two rows`);
   });
 }
