@@ -12,9 +12,8 @@ import type { ReadableColumn } from './schema-check.js';
 export function hashOnlyColumns(plan: CheckPlan, readable: readonly ReadableColumn[], textFields = false): Set<string> {
   const keys = new Set<string>(plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name));
   if (plan.grain.length === 1) keys.add(plan.grain[0]!);
-  // A part of a composite grain is hashed together with the other parts, from its value; with
-  // reference rows, a hit is confirmed by the key's value (reference-rows.ts).
-  if (plan.grain.length > 1 || plan.referenceRows) plan.grain.forEach((name) => keys.delete(name));
+  // A part of a composite grain is hashed together with the other parts, from its value.
+  if (plan.grain.length > 1) plan.grain.forEach((name) => keys.delete(name));
   const conditions = new Set(plan.columns.map((c) => c.spec.requiredWhen?.column));
   const only = new Set<string>();
   for (const { plan: column, coerce } of readable) {
@@ -32,7 +31,7 @@ export function hashOnlyColumns(plan: CheckPlan, readable: readonly ReadableColu
  * (`required`, `required_when`), so a reader may deliver presence alone (BatchOptions.presenceOnly).
  */
 export function presenceOnlyColumns(plan: CheckPlan, readable: readonly ReadableColumn[]): Set<string> {
-  const keys = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name), ...(plan.referenceRows?.columns ?? [])]);
+  const keys = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name)]);
   const conditions = new Set(plan.columns.map((c) => c.spec.requiredWhen?.column));
   const only = new Set<string>();
   for (const { plan: column, coerce } of readable) {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCheckPlan } from '../../lib/checks/check-plan.js';
-import { runChecks } from '../../lib/checks/validate-partition.js';
+import { runChecks, validatePartition } from '../../lib/checks/validate-partition.js';
+import { hashValue } from '../../lib/checks/key-hash.js';
 import { strictContract } from '../../lib/checks/rule-severity.js';
 import { runChecksInParallel } from '../../lib/parallel/parallel-checks.js';
 import { localPartitionFiles } from '../../lib/storage/local-files.js';
@@ -99,6 +100,33 @@ reference_rows:
     const bytes = await duckdbParquet("SELECT 'o' || i AS order_id, (CASE WHEN i = 2500 THEN 13.33 ELSE (i % 500) / 4 END)::DECIMAL(12,2) AS amount FROM range(4000) r(i)", 'ROW_GROUP_SIZE 1000');
     const report = await validate(stringKeys, [memoryFile('part-0.parquet', bytes)]);
     expect(report.violations.map((v) => [v.rule, v.message, v.samples[0]?.row])).toEqual([['reference_value', 'reference row order_id=o2500: amount is "13.33", expected "12.34"', 2_500]]);
+  });
+});
+
+describe('reference_rows and hash collisions', () => {
+  it.each([
+    ['a grain hashed from the page bytes, whose hits are read again', 'string', "'o' || i", 'o2500', 'o7'],
+    ['a decoded grain, compared at once', 'int64', 'i::BIGINT', '2500', '7'],
+  ])('never fail a good partition: %s', async (_what, type, id, key, collider) => {
+    const contract = contractFrom(`name: orders
+version: 1.0.0
+owner: { team: orders, notify: [orders@example.com] }
+produces: { format: parquet }
+schema:
+  grain: [order_id]
+  columns:
+    - { name: order_id, type: ${type}, required: true }
+    - { name: amount, type: "decimal(12,2)", required: true, min: 0 }
+reference_rows:
+  - { key: { order_id: ${type === 'string' ? key : Number(key)} }, expect: { amount: 12.34 }, required: true }
+`);
+    const bytes = await duckdbParquet(`SELECT ${id} AS order_id, (CASE WHEN i = 2500 THEN 12.34 ELSE 99 END)::DECIMAL(12,2) AS amount FROM range(4000) r(i)`, 'ROW_GROUP_SIZE 1000');
+    const plan = buildCheckPlan(contract, NEXT_MORNING);
+    // As if row 7's key hashed like the reference key: its amount (99) would be judged against 12.34.
+    const byHash = plan.referenceRows!.byHash as Map<number, unknown>;
+    byHash.set(hashValue(type === 'string' ? collider : Number(collider)), [...byHash.values()][0]);
+    const report = await validatePartition(plan, [memoryFile('part-0.parquet', bytes)]);
+    expect(report.violations).toEqual([]);
   });
 });
 
