@@ -156,4 +156,33 @@ describe('reference_rows across slices', () => {
     ]);
     expect(parallel.report).toEqual(single.report);
   });
+
+  it('confirms hits of a grain hashed from the bytes across worker threads, as one thread does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-reference-hashed-'));
+    for (const i of [0, 1]) {
+      writeFileSync(join(dir, `part-${i}.parquet`), await duckdbParquet(`SELECT 'o' || (i + ${i * 10_000}) AS order_id, (CASE WHEN i + ${i * 10_000} = 17500 THEN 13.33 ELSE (i % 500) / 4 END)::DECIMAL(12,2) AS amount FROM range(10000) r(i)`, 'ROW_GROUP_SIZE 2048'));
+    }
+    const contract = contractFrom(`name: orders
+version: 1.0.0
+owner: { team: orders, notify: [orders@example.com] }
+produces: { format: parquet }
+schema:
+  grain: [order_id]
+  columns:
+    - { name: order_id, type: string, required: true }
+    - { name: amount, type: "decimal(12,2)", required: true, min: 0 }
+reference_rows:
+  - { key: { order_id: o17500 }, expect: { amount: 12.34 }, required: true }
+  - { key: { order_id: o3 }, expect: { amount: 0.75 }, required: true }
+  - { key: { order_id: o99999 }, required: true }
+`);
+    const files = await localPartitionFiles([dir]);
+    const single = await runChecks(buildCheckPlan(contract, NEXT_MORNING), files);
+    const parallel = await runChecksInParallel(contract, NEXT_MORNING, files, { workers: 2 });
+    expect(single.report.violations.map((v) => [v.rule, v.message, v.samples[0]?.row])).toEqual([
+      ['reference_missing', 'reference row order_id=o99999 is required, and no row of the partition has that key', undefined],
+      ['reference_value', 'reference row order_id=o17500: amount is "13.33", expected "12.34"', 7_500],
+    ]);
+    expect(parallel.report).toEqual(single.report);
+  });
 });
