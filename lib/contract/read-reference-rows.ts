@@ -1,7 +1,8 @@
 import { isMap, isScalar, type Node } from 'yaml';
 import { formatColumnType, isNumericType, type ColumnType } from './column-type.js';
 import type { ColumnSpec, ContractSchema, ExpectedCell, ReferenceCell, ReferenceRow, ReferenceScalar } from './model.js';
-import { parseTemporalExact } from './temporal.js';
+// The engine's own text readers: a value the loader accepts is one the check plan reads (reference-rows.ts).
+import { parseTextDate, parseTextInstant, parseTextWallClock } from '../checks/text-timestamps.js';
 import { describeValue, type YamlReader } from './yaml-reader.js';
 
 export const REFERENCE_ROW_KEYS = ['key', 'expect', 'required', 'severity', 'description'] as const;
@@ -143,7 +144,7 @@ const HOW: Partial<Record<ColumnType['kind'], string>> = {
   int64: ' (a whole number)',
   date: ' (an ISO date such as "2026-11-30")',
   timestamp: ' (an ISO timestamp with an offset such as "2026-11-30T06:00:00Z")',
-  timestamp_ntz: ' (an ISO timestamp such as "2026-11-30T06:00:00")',
+  timestamp_ntz: ' (an ISO timestamp without an offset such as "2026-11-30T06:00:00")',
 };
 
 const INTEGER = /^[+-]?\d+$/;
@@ -159,8 +160,9 @@ function valueOf(type: ColumnType, raw: unknown, source: string | undefined): Re
     case 'float32':
     case 'float64': return typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
     case 'decimal': return decimalOf(type, typeof raw === 'string' ? raw : source, raw);
-    case 'date': return typeof raw === 'string' && parseTemporalExact(raw, 'date') !== undefined ? raw : undefined;
-    default: return typeof raw === 'string' && parseTemporalExact(raw, 'timestamp') !== undefined ? raw : undefined;
+    case 'date': return typeof raw === 'string' && parseTextDate(raw) !== undefined ? raw : undefined;
+    case 'timestamp': return typeof raw === 'string' && parseTextInstant(raw) !== undefined ? raw : undefined;
+    case 'timestamp_ntz': return typeof raw === 'string' && parseTextWallClock(raw) !== undefined ? raw : undefined;
   }
 }
 

@@ -71,6 +71,10 @@ describe('reference_rows', () => {
       ['wrong_type', 'reference_rows[0].expect.amount', 'expected a value of amount\'s type decimal(12,2), found "a lot"'],
     ]);
     expect(problems('reference_rows:', '  - key: { order_id: a }', '    expect: { amount: 1.005 }').map((p) => p.message)).toEqual(["expected a value of amount's type decimal(12,2), found number 1.005"]);
+    // Read as the engine reads a timestamp column's text: an instant needs its offset.
+    expect(problems('reference_rows:', '  - key: { order_id: a }', '    expect: { placed_at: "2026-11-29 10:00" }').map((p) => p.message)).toEqual([
+      `expected a value of placed_at's type timestamp (an ISO timestamp with an offset such as "2026-11-30T06:00:00Z"), found "2026-11-29 10:00"`,
+    ]);
   });
 
   it('refuses a tolerance on a column that is not numeric, and a grain column under expect', () => {
