@@ -1,3 +1,4 @@
+import { GateError } from '../errors.js';
 import type { ColumnType } from '../contract/column-type.js';
 import type { ColumnSpec, Contract, ReferenceRow, Severity } from '../contract/model.js';
 import type { Sample, SampleValue } from '../report/report.js';
@@ -80,7 +81,7 @@ function planRow(row: ReferenceRow, index: number, columns: ReadonlyMap<string, 
 /** The loader checked the value against its type: it reads as the files' values do. */
 function checked(value: unknown, type: ColumnType): unknown {
   const read = coerceFor('dynamic', type)(value);
-  if (read === INVALID || read === null) throw new Error(`reference value ${JSON.stringify(value)} is not of type ${type.kind}: the loader should have refused it`);
+  if (read === INVALID || read === null) throw new GateError('internal', `reference value ${JSON.stringify(value)} is not of type ${type.kind}: the loader should have refused it`);
   return read;
 }
 
