@@ -11,7 +11,7 @@ export { loadContractFile, requireContract } from './cli/contract-file.js';
 export { loadContractDirectory } from './storage/contract-directory.js';
 export type { ContractRegistry, ContractSource } from './gate/contract-registry.js';
 export { formatProblem, type ContractProblem, type ProblemCode } from './contract/problems.js';
-export type { ColumnSpec, Consumer, Contract, ContractOrigin, ContractSchema, DataFormat, SemVer, Sla, SlaSchedule } from './contract/model.js';
+export type { ColumnSpec, Consumer, Contract, ContractOrigin, ContractSchema, DataFormat, ExpectedCell, ReferenceCell, ReferenceRow, SemVer, Sla, SlaSchedule } from './contract/model.js';
 
 // The contract registry on the gate's bucket.
 export { registerContract, type ContractFileToRegister, type RegisterOptions, type RegisterOutcome } from './registry/register-contract.js';

@@ -3,6 +3,7 @@ import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
+import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
 import { below, type Ordered } from './observed-ranges.js';
 import type { KeySet, PartitionState } from './partition-state.js';
 import { toSampleValue } from './sample-value.js';
@@ -35,7 +36,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
-  for (const keySet of state.keySets) hashKeys(context, keySet);
+  for (const keySet of state.keySets) hashKeys(context, keySet, columns);
   state.rows += batch.rowCount - unreadable.length;
   state.scanned += batch.rowCount;
 }
@@ -179,14 +180,44 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
   if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(max, { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
 }
 
-function hashKeys(context: BatchContext, keySet: KeySet): void {
+function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly ReadableColumn[]): void {
   const { hashes } = keySet;
+  const reference = keySet.rule === 'grain' ? context.state.plan.referenceRows : undefined;
   const hashed = keySet.columns.length === 1 ? context.batch.hashes?.get(keySet.columns[0]!) : undefined;
-  if (hashed) return hashes.pushAll(hashed);
+  if (hashed) {
+    hashes.pushAll(hashed);
+    if (reference) lookUpHashed(context, hashed, reference, readable);
+    return;
+  }
   const parts = keySet.columns.map((name) => context.values.get(name));
   if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   const columns = parts as ArrayLike<unknown>[];
+  if (reference) return hashAndLookUp(context, keySet, columns, reference, readable);
   for (let i = 0; i < context.batch.rowCount; i++) hashes.push(context.skip?.[i] ? NaN : keyHashAt(columns, i));
+}
+
+/** The grain's hashes, each also looked up among the reference rows' keys: their lookup rides the grain pass (reference-rows.ts). */
+function hashAndLookUp(context: BatchContext, keySet: KeySet, grain: ArrayLike<unknown>[], reference: ReferenceRowsPlan, readable: readonly ReadableColumn[]): void {
+  const source = rowSource(context, grain, readable);
+  for (let i = 0; i < context.batch.rowCount; i++) {
+    const hash = context.skip?.[i] ? NaN : keyHashAt(grain, i);
+    keySet.hashes.push(hash);
+    if (hash === hash) lookUpReferenceRow(reference, source, hash, i);
+  }
+}
+
+/** A grain hashed from the page bytes: the same lookup, its hits confirmed by value after the pass. */
+function lookUpHashed(context: BatchContext, hashes: Float64Array, reference: ReferenceRowsPlan, readable: readonly ReadableColumn[]): void {
+  const source = rowSource(context, undefined, readable);
+  for (let i = 0; i < hashes.length; i++) {
+    const hash = hashes[i]!;
+    if (hash === hash && !context.skip?.[i]) lookUpReferenceRow(reference, source, hash, i);
+  }
+}
+
+function rowSource(context: BatchContext, grain: ArrayLike<unknown>[] | undefined, readable: readonly ReadableColumn[]): RowSource {
+  const absentValue = (name: string) => readable.find((c) => c.plan.spec.name === name)?.plan.absentValue ?? null;
+  return { state: context.state, file: context.file, rowStart: context.batch.rowStart, values: context.values, grain, absentValue };
 }
 
 function missingDetail(column: string): string {

@@ -3,6 +3,7 @@ import { DEFAULT_CSV_DIALECT, dialectDifferences, type CsvDialect } from '../con
 import { formatTimestamp } from '../contract/temporal.js';
 import { judgedAt } from '../sla/partition-due.js';
 import { coerceFor } from './coerce-value.js';
+import { referenceRowsPlan, type ReferenceRowsPlan } from './reference-rows.js';
 import type { PlanFacts, ReferenceKeys, VolumeHistory } from './plan-facts.js';
 import { severityOf, type SeverityOf } from './rule-severity.js';
 import { valueRulesFor, type JudgedAt, type ValueRule } from './value-rules.js';
@@ -31,6 +32,8 @@ export interface CheckPlan {
   readonly history?: { readonly rule: VolumeVsHistory; readonly facts?: VolumeHistory };
   readonly freshness?: { readonly column: string; readonly maxLagHours?: number; readonly warnLagHours?: number };
   readonly references: readonly ReferencePlan[];
+  /** `reference_rows`, looked up during the grain pass (reference-rows.ts); absent when the contract lists none. */
+  readonly referenceRows?: ReferenceRowsPlan;
   /** `on_violation`: rows breaking only row-level error rules may be withheld, up to this many. */
   readonly tolerance?: RowTolerance;
   readonly severityOf: SeverityOf;
@@ -85,6 +88,7 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
       const keys = facts.references?.get(spec.name);
       return [{ column: spec.name, target: spec.references, ...(keys ? { keys } : {}) }];
     }),
+    ...referenceRowsField(contract),
     // Withheld rows are cut out of a CSV by a scanner that knows no dialect yet (lib/rows): where the
     // contract declares one, rows are not withheld, and a batch with invalid rows is quarantined whole.
     ...(contract.onViolation && !declaresDialect(contract) ? { tolerance: contract.onViolation } : {}),
@@ -95,6 +99,11 @@ export function buildCheckPlan(contract: Contract, now: number, facts: PlanFacts
 /** What a reader of the plan's text files needs of the contract: the CSV dialect and the columns in order. */
 export function textLayout(plan: CheckPlan): { readonly csv?: CsvDialect; readonly columns: readonly string[] } {
   return { ...(plan.csv ? { csv: plan.csv } : {}), columns: plan.columns.map((c) => c.spec.name) };
+}
+
+function referenceRowsField(contract: Contract): { referenceRows?: ReferenceRowsPlan } {
+  const plan = referenceRowsPlan(contract);
+  return plan ? { referenceRows: plan } : {};
 }
 
 function declaresDialect(contract: Contract): boolean {

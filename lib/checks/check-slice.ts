@@ -12,6 +12,7 @@ import { columnsToDecode } from './settle-by-statistics.js';
 import { hashOnlyColumns, presenceOnlyColumns } from './hash-only-columns.js';
 import type { PartitionFile } from './partition-file.js';
 import type { InvalidRowList } from './invalid-rows.js';
+import type { PendingReferenceRow } from './reference-rows.js';
 import { ViolationLog, type LogEntry } from './violation-log.js';
 
 /**
@@ -47,6 +48,10 @@ export interface SliceResult {
   readonly absent?: readonly string[];
   /** The least and greatest value of each ranged column that held one, as text JSON keeps exactly (see SpanRecord). */
   readonly observed?: readonly SpanRecord[];
+  /** Indices of the contract's reference rows whose key this slice held. */
+  readonly referenceRowsSeen?: readonly number[];
+  /** Reference row hits by a key hashed from the bytes, to confirm by value after the merge. */
+  readonly referencePending?: readonly PendingReferenceRow[];
 }
 
 export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Slice, onRows: (rows: number) => void = () => {}): Promise<SliceResult> {
@@ -99,6 +104,8 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     ...(absent?.length ? { absent } : {}),
     ...(state.invalid ? { invalid: state.invalid.list() } : {}),
     ...observedOf(state),
+    ...(state.referenceRowsSeen.size > 0 ? { referenceRowsSeen: [...state.referenceRowsSeen] } : {}),
+    ...(state.referencePending.has(-1) ? { referencePending: state.referencePending.get(-1) } : {}),
   };
 }
 
@@ -128,6 +135,8 @@ export function mergeSlices(plan: CheckPlan, files: readonly PartitionFile[], re
     for (const column of result.absent ?? []) state.observeAbsent(column, files[result.fileIndex]?.path ?? '');
     if (result.newest) state.observeNewest(recordValue(result.newest.value), result.newest.sample);
     for (const span of result.observed ?? []) state.observeSpan(span.column, recordValue(span.min), recordValue(span.max));
+    for (const index of result.referenceRowsSeen ?? []) state.referenceRowsSeen.add(index);
+    if (result.referencePending) state.referencePending.set(result.fileIndex, [...(state.referencePending.get(result.fileIndex) ?? []), ...result.referencePending]);
     if (result.unreadable !== undefined && !broken.has(result.fileIndex)) {
       broken.add(result.fileIndex);
       state.log.add('unreadable', undefined, '{count} {file|files} could not be read', { file: files[result.fileIndex]?.path ?? '', row: null, value: result.unreadable });

@@ -5,6 +5,7 @@ import { InvalidRows, rowMessage } from './invalid-rows.js';
 import { ViolationLog } from './violation-log.js';
 import { below, emptySpans, widenSpan, type Ordered, type ValueSpan } from './observed-ranges.js';
 import type { ReadStats } from '../formats/prefetched-source.js';
+import type { PendingReferenceRow } from './reference-rows.js';
 
 /** A set of columns whose combined values must not repeat: the grain, or one unique column. */
 export interface KeyColumns {
@@ -48,6 +49,13 @@ export class PartitionState {
   readonly invalid: InvalidRows | undefined;
   /** Per contract column, the files that lack it (read as its default or as nulls), for the report's notes. */
   readonly absent = new Map<string, string[]>();
+  /** Indices of the contract's reference rows whose key some row had (for `required` ones). */
+  readonly referenceRowsSeen = new Set<number>();
+  /**
+   * Reference row hits by a key hashed from the bytes, by file index (a slice's own under -1),
+   * waiting to be confirmed by value (reference-rows.ts).
+   */
+  readonly referencePending = new Map<number, PendingReferenceRow[]>();
 
   constructor(readonly plan: CheckPlan) {
     this.log = new ViolationLog(plan.columns.map((c) => c.spec.name), plan.severityOf);

@@ -35,6 +35,7 @@ export function strictContract(contract: Contract): Contract {
   return {
     ...contract,
     schema: { ...schema, extraColumns: schema.extraColumns === 'warn' ? 'reject' : schema.extraColumns, columns: schema.columns.map(({ severity: _column, ...column }) => column) },
+    ...(contract.referenceRows ? { referenceRows: contract.referenceRows.map(({ severity: _row, ...row }) => row) } : {}),
     ...(sla ? { sla: { ...sla, ...(sla.warnLagHours !== undefined && sla.maxLagHours === undefined ? { maxLagHours: sla.warnLagHours } : {}) } } : {}),
   };
 }

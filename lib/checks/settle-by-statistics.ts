@@ -14,7 +14,8 @@ export type SpanSink = Pick<PartitionState, 'spans' | 'observeSpan'>;
  * decoded, and a decoded column yields exact counts and samples.
  */
 export async function columnsToDecode(plan: CheckPlan, readable: readonly ReadableColumn[], group: RowGroupInfo, sink?: SpanSink): Promise<string[]> {
-  const needed = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name)]);
+  // A reference row's expected values are one row's: statistics prove bounds, not them (reference-rows.ts).
+  const needed = new Set<string>([...plan.grain, ...plan.columns.filter((c) => c.spec.unique).map((c) => c.spec.name), ...(plan.referenceRows?.columns ?? [])]);
   const proofs = new Map<string, Proof>();
   for (const { plan: column, absent } of readable) {
     // A column the file lacks is not read, but its required_when condition must be, to count its rows.

@@ -8,6 +8,8 @@ import type { PartitionFile } from './partition-file.js';
 import { checkPartitionRules } from './partition-rules.js';
 import { observedRanges } from './observed-ranges.js';
 import { checkReferences } from './reference-check.js';
+import { confirmReferenceRows } from './confirm-reference-rows.js';
+import { logMissingReferenceRows } from './reference-rows.js';
 import { verdictOf, type WithheldRows } from './verdict.js';
 
 export type { OpenedFile, PartitionFile } from './partition-file.js';
@@ -65,6 +67,8 @@ export async function finishRun(plan: CheckPlan, files: readonly PartitionFile[]
   const state = mergeSlices(plan, files, results);
   await confirmDuplicates(state, files);
   await checkReferences(state, files);
+  await confirmReferenceRows(state, files);
+  logMissingReferenceRows(state);
   const notes = checkPartitionRules(state);
   const violations = state.log.violations();
   const verdict = verdictOf(violations, plan.tolerance, state.scanned, invalidByFile(results));

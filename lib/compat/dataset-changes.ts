@@ -1,6 +1,7 @@
 import { DEFAULT_CSV_DIALECT, dialectDifferences, yamlValue, CSV_DIALECT_KEYS } from '../contract/csv-dialect.js';
 import type { Contract, Sla } from '../contract/model.js';
 import { change, loosenedClass, loosenedWhy, type CompatMode, type RawChange } from './contract-diff.js';
+import { referenceRowChanges } from './reference-row-changes.js';
 import { list } from './rule-changes.js';
 import { grainSeverityChange, slaSeverityChanges } from './severity-changes.js';
 import { toleranceChange } from './tolerance-change.js';
@@ -11,6 +12,7 @@ export function datasetChanges(old: Contract, next: Contract, mode: CompatMode):
   return [
     ...grainChange(old, next), ...grainSeverityChange(old, next, mode), ...partitionChange(old, next), ...extraColumnsChange(old, next, mode),
     ...toleranceChange(old.onViolation, next.onViolation, mode),
+    ...referenceRowChanges(old, next, mode),
     ...slaChange(old.sla, next.sla), ...rowBandChanges(old.sla, next.sla, mode), ...volumeChange(old.sla, next.sla, mode), ...slaSeverityChanges(old.sla, next.sla, mode),
     ...statusChange(old, next), ...descriptionChange(old, next),
   ];

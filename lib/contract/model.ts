@@ -24,6 +24,41 @@ export interface Contract {
   readonly origin?: ContractOrigin;
   /** How many rows may break row-level rules before the whole batch is quarantined (`on_violation`). */
   readonly onViolation?: RowTolerance;
+  /** `reference_rows`: known rows (by grain key) and the values they must carry; absent when none. */
+  readonly referenceRows?: readonly ReferenceRow[];
+}
+
+/**
+ * A known row, e.g. a reference order, and what it must hold: the semantic test a schema check
+ * cannot make (an amount that turned post-tax still has the amount's type). Values are kept as
+ * written, a number or its text where a double would not hold it (an int64 past 2^53, a decimal
+ * past 15 digits); the check plan reads them as the column's type (lib/checks/reference-rows.ts).
+ */
+export interface ReferenceRow {
+  /** One value per grain column, in grain order. */
+  readonly key: readonly ReferenceCell[];
+  readonly expect: readonly ExpectedCell[];
+  /** The partition must hold a row with this key (`reference_missing` when none does). */
+  readonly required: boolean;
+  /** `warn` reports a mismatch or a missing row without blocking. @default error */
+  readonly severity?: Severity;
+  readonly description?: string;
+}
+
+export type ReferenceScalar = string | number | boolean;
+
+export interface ReferenceCell {
+  readonly column: string;
+  readonly value: ReferenceScalar;
+}
+
+/**
+ * An expected value. A number of a numeric column matches within `absolute` or within `relative`
+ * times the expected value's magnitude, whichever is wider; with neither, exactly.
+ */
+export interface ExpectedCell extends ReferenceCell {
+  readonly absolute?: number;
+  readonly relative?: number;
 }
 
 /** A rule's weight: a failing `warn` rule is reported but does not block the publish. */

@@ -8,6 +8,7 @@ import { readColumn } from './read-column.js';
 import { readConsumers } from './read-consumers.js';
 import { readCsvDialect } from './read-csv-dialect.js';
 import { readOnViolation } from './read-on-violation.js';
+import { readReferenceRows } from './read-reference-rows.js';
 import { readSeverity, undeclaredSchemaRules, withoutUndeclared } from './read-severity.js';
 import { readSla } from './read-sla.js';
 import { parseTemporal } from './temporal.js';
@@ -15,7 +16,7 @@ import { checkPartitionTemplate } from './partition-template.js';
 import { versionHint } from './version-hint.js';
 import { YamlReader, type Entries } from './yaml-reader.js';
 
-export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat', 'on_violation'] as const;
+export const CONTRACT_KEYS = ['name', 'version', 'status', 'sunset', 'owner', 'description', 'produces', 'schema', 'sla', 'consumers', 'compat', 'on_violation', 'reference_rows'] as const;
 
 export const SCHEMA_KEYS = ['grain', 'extra_columns', 'columns', 'severity'] as const;
 
@@ -57,10 +58,12 @@ function readContract(reader: YamlReader, root: Node | null, defaults: ContractD
   const compat = opt(get('compat'), (n) => readCompat(reader, n)) ?? { mode: 'backward' as const };
   const consumers = opt(get('consumers'), (n) => readConsumers(reader, n, schemaRead?.declared ?? new Set())) ?? [];
   const onViolation = opt(get('on_violation'), (n) => readOnViolation(reader, n));
+  // Read against the schema as loaded: a schema with mistakes was reported, and its rows wait for it.
+  const referenceRows = schema ? opt(get('reference_rows'), (n) => readReferenceRows(reader, n, { schema, declared: schemaRead?.declared ?? new Set() })) : undefined;
   if (name) checkFileName(reader, entries, name, version);
   if (schemaRead?.schema && sla) checkFreshnessColumn(reader, entries, schemaRead.schema, schemaRead.declared, sla.freshnessColumn);
   if (!name || !version || !owner || !produces || !schema || reader.hasErrors) return undefined;
-  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat, ...(onViolation ? { onViolation } : {}) };
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat, ...(onViolation ? { onViolation } : {}), ...(referenceRows?.length ? { referenceRows } : {}) };
 }
 
 function opt<T>(node: Node | null | undefined, read: (node: Node | null) => T | undefined): T | undefined {

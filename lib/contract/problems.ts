@@ -44,7 +44,9 @@ export type ProblemCode =
   /** Lint: the referenced contract's `sla.max_rows` is above MAX_REFERENCE_KEYS. */
   | 'reference_too_large'
   /** Lint: the referenced contract sets no `sla.max_rows`, so its size is known only at run time (a warning). */
-  | 'reference_unbounded';
+  | 'reference_unbounded'
+  /** Two `reference_rows` entries with the same key. */
+  | 'duplicate_reference_row';
 
 export interface ContractProblem {
   readonly code: ProblemCode;

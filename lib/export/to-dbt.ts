@@ -4,6 +4,7 @@ import type { DbtAdapter } from './dbt-adapters.js';
 import { test, toleratedRows, type DbtTest } from './dbt-column-tests.js';
 import { dbtColumn, type DbtColumn } from './dbt-column.js';
 import { publishedLocation, publishedTableName } from './published-table.js';
+import { referenceRowSql, referenceRowsAsWritten } from './reference-row-export.js';
 
 /** The dbt source that names the gate's published prefix; dbt reads it as the schema, too. */
 export const DBT_SOURCE_NAME = 'published';
@@ -78,11 +79,14 @@ function dbtModel(contract: Contract, adapter: DbtAdapter): DbtModel {
   const tests = [
     ...(composite || (warned && grain.length === 1) ? [test('dbt_utils.unique_combination_of_columns', { combination_of_columns: [...grain] }, { warn: warned })] : []),
     ...contract.schema.columns.flatMap((column) => requiredWhenTest(column, toleratedRows(contract.onViolation))),
+    ...referenceRowTests(contract),
   ];
   const meta = {
     contract: contract.name,
     version: contract.version.text,
     adapter,
+    // Whether a required reference row is present is no row test: the gate checks it, meta says so.
+    ...(contract.referenceRows ? { reference_rows: referenceRowsAsWritten(contract) } : {}),
     ...(contract.onViolation ? { on_violation: 'rowTolerance' in contract.onViolation ? { row_tolerance: contract.onViolation.rowTolerance } : { max_invalid_rows: contract.onViolation.maxInvalidRows } } : {}),
   };
   return {
@@ -102,6 +106,15 @@ function requiredWhenTest(column: ColumnSpec, rows: number | undefined): DbtTest
   if (!when) return [];
   const where = `${when.column} in (${when.in.map(sqlLiteral).join(', ')})`;
   return [test('dbt_utils.expression_is_true', { expression: `${column.name} is not null` }, { warn: column.severity?.required_when === 'warn', rows }, where)];
+}
+
+/** `reference_rows` as dbt_utils.expression_is_true over the row with the key; batch-level, so no rows are tolerated. */
+function referenceRowTests(contract: Contract): DbtTest[] {
+  const types = new Map(contract.schema.columns.map((c) => [c.name, c.type]));
+  return (contract.referenceRows ?? []).flatMap((row) => {
+    const sql = referenceRowSql(row, types);
+    return sql ? [test('dbt_utils.expression_is_true', { expression: sql.expression }, { warn: row.severity === 'warn' }, sql.where)] : [];
+  });
 }
 
 function sqlLiteral(value: string | number | boolean): string {

@@ -2,6 +2,7 @@ import type { ColumnSpec, Contract } from '../contract/model.js';
 import { columnSchema } from './json-schema-column.js';
 import type { JsonSchema } from './json-schema.js';
 import { stringifyJson } from './json-text.js';
+import { referenceRowClauses, referenceRowsAsWritten } from './reference-row-export.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -41,6 +42,7 @@ export function toJsonSchema(contract: Contract): JsonSchema {
       // `reject` at severity warn reports extra columns and blocks nothing: what `warn` does.
       ...(rejectsExtras ? {} : { extra_columns: schema.extraColumns === 'reject' ? 'warn' : schema.extraColumns }),
       ...(schema.severity ? { severity: { ...schema.severity } } : {}),
+      ...(contract.referenceRows ? { reference_rows: referenceRowsAsWritten(contract) } : {}),
     },
   };
 }
@@ -56,6 +58,8 @@ function rowsComment(contract: Contract): string {
   const clauses = [
     ...(grain.length === 0 ? [] : [`the grain (${grain.join(', ')}) is unique within each partition${severity?.grain === 'warn' ? ' (severity warn: reported, not blocking)' : ''}`]),
     ...(extraColumns === 'warn' || (extraColumns === 'reject' && severity?.extra_columns === 'warn') ? ['columns the contract does not list are reported (severity warn: reported, not blocking)'] : []),
+    // Reference rows are about one row of each partition: a schema of any line cannot say them.
+    ...referenceRowClauses(contract),
   ];
   return clauses.length === 0 ? '' : ` contract-gate also checks: ${clauses.join('; ')}.`;
 }

@@ -23,6 +23,9 @@ import { odcsEntries } from './odcs-nodes.js';
  *                   contractGate.consumers     [{ team, notify: [...], columns: [...] }]
  *                   contractGate.onViolation   { rowTolerance: 0.02 } | { maxInvalidRows: 100 }: rows breaking
  *                                              row-level rules withheld before the batch is quarantined
+ *                   contractGate.referenceRows [{ key: { <grain column>: value }, expect: { <column>: value |
+ *                                              { value, absolute, relative } }, required, severity, description }]:
+ *                                              the native reference_rows, which no ODCS quality rule says
  *   schema object   contractGate.extraColumns  allow | warn | reject (default allow)
  *                   contractGate.severity      { grain, extra_columns }: warn reports and does not block
  *   property        contractGate.type          a native column type, overriding the logical/physical mapping
@@ -39,7 +42,7 @@ import { odcsEntries } from './odcs-nodes.js';
  */
 export const CUSTOM_PREFIX = 'contractGate.';
 
-export const TOP_CUSTOM = ['dataset', 'server', 'team', 'notify', 'format', 'partition', 'compat', 'sunset', 'sla', 'consumers', 'onViolation'] as const;
+export const TOP_CUSTOM = ['dataset', 'server', 'team', 'notify', 'format', 'partition', 'compat', 'sunset', 'sla', 'consumers', 'onViolation', 'referenceRows'] as const;
 export const OBJECT_CUSTOM = ['extraColumns', 'severity'] as const;
 export const PROPERTY_CUSTOM = ['type', 'requiredWhen', 'notInFuture', 'default', 'severity', 'references'] as const;
 export const SLA_CUSTOM_KEYS = ['schedule', 'timezone', 'partitionLag', 'graceMinutes', 'skipDates', 'freshnessColumn', 'warnLagHours', 'volumeVsHistory', 'severity'] as const;

@@ -3,6 +3,7 @@ import type { ContractDefaults, LoadOptions } from '../contract/contract-default
 import type { LoadResult } from '../contract/native-contract.js';
 import type { ColumnSpec, Contract } from '../contract/model.js';
 import { YamlReader } from '../contract/yaml-reader.js';
+import { readReferenceRows } from '../contract/read-reference-rows.js';
 import { readCustom, readCustomProperties, TOP_CUSTOM } from './custom-properties.js';
 import { TOP_KEYS } from './odcs-keys.js';
 import { odcsEntries, peekChild } from './odcs-nodes.js';
@@ -57,8 +58,10 @@ function readContract(reader: YamlReader, root: Node | null, defaults: ContractD
   checkFileName(reader, top, name, version);
   const schema = dataset?.schema;
   if (schema && name) checkSelfReferences(reader, schema.columns, name, dataset);
+  const declaredColumns = new Set(schema?.columns.map((c) => c.name));
+  const referenceRows = schema ? readCustom(custom, 'referenceRows', (n, p) => readReferenceRows(reader, n, { schema, declared: declaredColumns }, p)) : undefined;
   if (!name || !version || !status || !owner || !produces || !schema || reader.hasErrors) return undefined;
-  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat: { mode }, ...(onViolation ? { onViolation } : {}) };
+  return { name, version, status, sunset, owner, description, produces, schema, sla, consumers, compat: { mode }, ...(onViolation ? { onViolation } : {}), ...(referenceRows?.length ? { referenceRows } : {}) };
 }
 
 /** A column referencing itself would be checked against its own keys, as the native loader refuses too. */

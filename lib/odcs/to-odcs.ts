@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { NUMBER_TEXT_YAML_TAG } from '../export/json-text.js';
+import { referenceRowsAsWritten } from '../export/reference-row-export.js';
 import type { Contract, Sla } from '../contract/model.js';
 import { slaSeverity } from './to-odcs-rules.js';
 import { custom, schemaObject } from './to-odcs-schema.js';
@@ -76,6 +77,7 @@ function customProperties(contract: Contract): Json[] {
     ...(consumers.length > 0 ? [custom('consumers', consumers.map((c) => ({ team: c.team, ...(c.notify.length ? { notify: [...c.notify] } : {}), ...(c.columns.length ? { columns: [...c.columns] } : {}) })))] : []),
     // ODCS thresholds are per rule; a tolerance is one budget for the rows breaking any of them.
     ...(contract.onViolation ? [custom('onViolation', { ...contract.onViolation })] : []),
+    ...(contract.referenceRows ? [custom('referenceRows', referenceRowsAsWritten(contract))] : []),
   ];
 }
 

@@ -43,6 +43,8 @@ export function plannedChecks(plan: CheckPlan): PlannedCheck[] {
   if (plan.history) checks.push({ rule: 'volume_vs_history' });
   if (plan.freshness) checks.push({ rule: 'freshness', column: plan.freshness.column });
   for (const reference of plan.references) checks.push({ rule: 'references', column: reference.column });
+  if (plan.referenceRows?.rows.some((row) => row.required)) checks.push({ rule: 'reference_missing' });
+  for (const column of plan.referenceRows?.columns ?? []) checks.push({ rule: 'reference_value', column });
   return checks;
 }
 

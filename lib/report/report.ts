@@ -25,14 +25,16 @@ export type RuleId =
   | 'max_rows'
   | 'volume_vs_history'
   | 'freshness'
-  | 'references';
+  | 'references'
+  | 'reference_missing'
+  | 'reference_value';
 
 /**
  * Report order: what stops the gate from reading at all (no contract, a retired version, a path
  * or a manifest that does not fit), what stops reading first, then schema, then values, then the partition. */
 export const RULE_ORDER: readonly RuleId[] = [
   'no_contract', 'retired', 'bad_partition', 'manifest', 'changed_during_validation', 'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
-  'pattern', 'length', 'not_in_future', 'references', 'unique', 'grain', 'min_rows', 'max_rows', 'volume_vs_history', 'freshness',
+  'pattern', 'length', 'not_in_future', 'references', 'unique', 'grain', 'reference_missing', 'reference_value', 'min_rows', 'max_rows', 'volume_vs_history', 'freshness',
 ];
 
 /**

@@ -85,3 +85,33 @@ describe('an optional column added in a minor version', () => {
     expect(report.violations.map((v) => [v.rule, v.column, v.count, v.samples.map((s) => s.row)])).toEqual([['required', 'tip', 1, [2]]]);
   });
 });
+
+describe('reference rows, classified and then judged by the engine', () => {
+  const REFERENCE = 'compat: { mode: backward }\nreference_rows:\n  - { key: { vendor_id: 1, trip_seq: 2 }, expect: { fare_amount: 7.00 }, required: true }\n';
+  const withReference = (text: string, version: string) => load(text.replace('1.0.0', version).replace('compat: { mode: backward }\n', REFERENCE));
+
+  it('a reference row added is breaking, and the old version\'s valid data without its key now fails', async () => {
+    const v2 = withReference(V1, '2.0.0');
+    expect(diffContracts(load(V1), v2).changes.map((c) => [c.change, c.class])).toEqual([['reference_row_added', 'breaking']]);
+    const report = await judge(v2, UNCHANGED_DATA.replace('1,2,7.00\n', ''));
+    expect(report.violations.map((v) => [v.rule, v.message])).toEqual([['reference_missing', 'reference row vendor_id=1, trip_seq=2 is required, and no row of the partition has that key']]);
+    expect((await judge(v2, UNCHANGED_DATA)).status).toBe('pass');
+  });
+
+  it('an expected value changed (pre-tax to post-tax) is breaking, and data with the old meaning now fails', async () => {
+    const v1 = withReference(V1, '1.0.0');
+    const v2 = load(V1.replace('1.0.0', '2.0.0').replace('compat: { mode: backward }\n', REFERENCE.replace('7.00', '7.56')));
+    expect(diffContracts(v1, v2).changes.map((c) => [c.change, c.class])).toEqual([['reference_row_changed', 'breaking']]);
+    expect((await judge(v1, UNCHANGED_DATA)).status).toBe('pass');
+    const report = await judge(v2, UNCHANGED_DATA);
+    expect(report.violations.map((v) => [v.rule, v.column, v.message])).toEqual([['reference_value', 'fare_amount', 'reference row vendor_id=1, trip_seq=2: fare_amount is "7.00", expected "7.56"']]);
+  });
+
+  it('a tolerance widened is non-breaking in compat.mode backward, and what the old version accepted still passes', async () => {
+    const v1 = withReference(V1, '1.0.0');
+    const v11 = load(V1.replace('1.0.0', '1.1.0').replace('compat: { mode: backward }\n', REFERENCE.replace('fare_amount: 7.00', 'fare_amount: { value: 7.00, relative: 0.1 }')));
+    expect(diffContracts(v1, v11).changes.map((c) => [c.change, c.class])).toEqual([['reference_row_changed', 'non-breaking']]);
+    expect((await judge(v11, UNCHANGED_DATA)).status).toBe('pass');
+    expect((await judge(v11, UNCHANGED_DATA.replace('1,2,7.00', '1,2,7.56'))).status).toBe('pass');
+  });
+});

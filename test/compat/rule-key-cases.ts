@@ -1,5 +1,5 @@
 import type { Bump, ChangeClass, ChangeId } from '../../lib/compat/contract-diff.js';
-import type { ColumnSpec, Contract, RowTolerance, Sla } from '../../lib/contract/model.js';
+import type { ColumnSpec, Contract, ReferenceRow, RowTolerance, Sla } from '../../lib/contract/model.js';
 import { loadText, ORDERS_V1, type Mode } from './contract-edits.js';
 
 /**
@@ -29,6 +29,12 @@ export const addColumn = (spec: Partial<ColumnSpec> & { name: string }): Edit =>
 });
 
 export const CUSTOMERS = { contract: 'customers', column: 'customer_id' } as const;
+
+/** The contract's reference rows, replaced. */
+export const referenceRows = (rows: readonly ReferenceRow[]): Edit => ({ referenceRows: _dropped, ...contract }) => (rows.length > 0 ? { ...contract, referenceRows: rows } : contract);
+/** Reference order ord_00001001, expected to total 100.00 (pre-tax). */
+export const REFERENCE_ORDER: ReferenceRow = { key: [{ column: 'order_id', value: 'ord_00001001' }], expect: [{ column: 'amount', value: 100 }], required: false };
+const withAmount = (cell: Partial<ReferenceRow['expect'][number]>, row: Partial<ReferenceRow> = {}): ReferenceRow => ({ ...REFERENCE_ORDER, ...row, expect: [{ ...REFERENCE_ORDER.expect[0]!, ...cell }] });
 
 export interface KeyCase {
   readonly name: string;
@@ -102,6 +108,18 @@ export const KEY_CASES: readonly KeyCase[] = [
   { name: 'referencing another column is breaking', both: [column('coupon', (c) => ({ ...c, references: CUSTOMERS }))], next: [column('coupon', (c) => ({ ...c, references: { ...CUSTOMERS, column: 'code' } }))], changes: [['reference_changed', 'coupon', 'breaking']], required: 'major', ok: false },
   { name: 'pinning a referenced partition is a breaking change of the target', both: [column('coupon', (c) => ({ ...c, references: CUSTOMERS }))], next: [column('coupon', (c) => ({ ...c, references: { ...CUSTOMERS, major: 2, partition: 'dt=2026-11-30' } }))], changes: [['reference_changed', 'coupon', 'breaking']], required: 'major', ok: false },
   { name: 'tightening the severity of a reference is breaking', both: [column('coupon', (c) => ({ ...c, references: CUSTOMERS }))], old: [column('coupon', (c) => ({ ...c, severity: { references: 'warn' } }))], changes: [['severity_tightened', 'coupon', 'breaking']], required: 'major', ok: false },
+
+  { name: 'adding a reference row is breaking', next: [referenceRows([REFERENCE_ORDER])], changes: [['reference_row_added', null, 'breaking']], required: 'major', ok: false },
+  { name: 'adding a reference row at severity warn is only flagged', next: [referenceRows([{ ...REFERENCE_ORDER, severity: 'warn' }])], changes: [['reference_row_added', null, 'flagged']], required: 'minor', ok: true },
+  ...inEveryMode('removing a reference row', { old: [referenceRows([REFERENCE_ORDER])] }, 'reference_row_removed', null),
+  { name: 'changing a reference row\'s expected value is breaking: the column means something else', both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([withAmount({ value: 108 })])], changes: [['reference_row_changed', null, 'breaking']], required: 'major', ok: false },
+  { name: 'changing an expected value is breaking even in compat.mode full', mode: 'full', both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([withAmount({ value: 108 })])], changes: [['reference_row_changed', null, 'breaking']], required: 'major', ok: false },
+  { name: 'tightening a reference tolerance is breaking', both: [referenceRows([withAmount({ absolute: 0.05 })])], next: [referenceRows([withAmount({ relative: 0.0001 })])], changes: [['reference_row_changed', null, 'breaking']], required: 'major', ok: false },
+  ...inEveryMode('widening a reference tolerance', { both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([withAmount({ absolute: 0.01 })])] }, 'reference_row_changed', null),
+  { name: 'requiring a reference row is breaking', both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([{ ...REFERENCE_ORDER, required: true }])], changes: [['reference_row_changed', null, 'breaking']], required: 'major', ok: false },
+  { name: 'expecting one more column of a reference row is breaking', both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([{ ...REFERENCE_ORDER, expect: [...REFERENCE_ORDER.expect, { column: 'status', value: 'paid' }] }])], changes: [['reference_row_changed', null, 'breaking']], required: 'major', ok: false },
+  { name: 'tightening a reference row\'s severity is breaking', both: [referenceRows([REFERENCE_ORDER])], old: [referenceRows([{ ...REFERENCE_ORDER, severity: 'warn' }])], changes: [['severity_tightened', null, 'breaking']], required: 'major', ok: false },
+  { name: 'describing a reference row needs only a patch', both: [referenceRows([REFERENCE_ORDER])], next: [referenceRows([{ ...REFERENCE_ORDER, description: 'the test order' }])], changes: [['description_changed', null, 'cosmetic']], required: 'patch', ok: true },
 
   { name: 'adding warn_lag_hours is a flagged sla change', next: [sla({ warnLagHours: 20 })], changes: [['sla_changed', null, 'flagged']], required: 'minor', ok: true },
   { name: 'adding volume_vs_history is breaking', next: [sla({ volumeVsHistory: { lookback: 14, minRatio: 0.5 } })], changes: [['sla_changed', null, 'breaking']], required: 'major', ok: false },

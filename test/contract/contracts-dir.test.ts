@@ -83,6 +83,14 @@ describe('contract.schema.json', () => {
       'sla: { warn_lag_hours: 6, max_lag_hours: 26, freshness_column: ts, volume_vs_history: { lookback: 14, min_ratio: 0, max_ratio: 3 } }',
     )],
     ['a column default', withLines('    - { name: n, type: int64, default: 0 }')],
+    ['reference rows, exact and within a tolerance', withLines(
+      '    - { name: id, type: string }',
+      '    - { name: amount, type: "decimal(12,2)" }',
+      '  grain: [id]',
+      'reference_rows:',
+      '  - { key: { id: a }, expect: { status: paid, amount: { value: 100.00, absolute: 0.01, relative: 0.001 } }, required: true, severity: warn }',
+      '  - { key: { id: b }, required: true, description: must be there }',
+    )],
   ])('accepts %s, as the loader does', (_what, text) => {
     expect(parseContract(text, 'contracts/orders.v1.yaml').problems).toEqual([]);
     expect(schemaErrors(text)).toEqual([]);
@@ -109,6 +117,9 @@ describe('contract.schema.json', () => {
     ['a volume band without a ratio', withLines('sla: { volume_vs_history: { lookback: 7 } }')],
     ['a lookback below 3', withLines('sla: { volume_vs_history: { lookback: 2, min_ratio: 0.5 } }')],
     ['a max_ratio of 0', withLines('sla: { volume_vs_history: { max_ratio: 0 } }')],
+    ['a reference row without a key', withLines('    - { name: id, type: string }', '  grain: [id]', 'reference_rows:', '  - { expect: { status: paid } }')],
+    ['a reference row that checks nothing', withLines('    - { name: id, type: string }', '  grain: [id]', 'reference_rows:', '  - { key: { id: a } }')],
+    ['a negative tolerance', withLines('    - { name: id, type: string }', '    - { name: n, type: float64 }', '  grain: [id]', 'reference_rows:', '  - { key: { id: a }, expect: { n: { value: 1, absolute: -1 } } }')],
   ])('rejects %s, as the loader does', (_what, text) => {
     expect(parseContract(text, 'contracts/orders.v1.yaml').problems).not.toEqual([]);
     expect(schemaErrors(text)).not.toEqual([]);

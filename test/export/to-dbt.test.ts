@@ -4,6 +4,7 @@ import type { ColumnSpec, Contract } from '../../lib/contract/model.js';
 import { DBT_ADAPTERS, type DbtAdapter } from '../../lib/export/dbt-adapters.js';
 import { exportDbt, sourceFreshness, type DbtSchemaFile } from '../../lib/export/to-dbt.js';
 import { contractFrom, ordersContract } from '../fixtures/partition.js';
+import { queryRows, withDuckDB } from '../writers/duckdb-session.js';
 
 const dbtOf = (contract: Contract, options: { location?: string; adapter?: DbtAdapter } = {}) => parse(exportDbt(contract, options)) as DbtSchemaFile;
 const columnOf = (dbt: DbtSchemaFile, name: string) => dbt.models[0]?.columns.find((c) => c.name === name);
@@ -185,5 +186,43 @@ describe('the dbt export of bounds, grains, severities, tolerances and reference
     expect(sourceFreshness({ ...sla, severity: { freshness: 'warn' } }).freshness).toEqual({ warn_after: { count: 26, period: 'hour' } });
     expect(sourceFreshness({ ...sla, maxLagHours: undefined, warnLagHours: 1.5 }).freshness).toEqual({ warn_after: { count: 90, period: 'minute' } });
     expect(sourceFreshness({ ...sla, maxLagHours: 1, warnLagHours: 1 / 3 }).freshness).toEqual({ warn_after: { count: 20, period: 'minute' }, error_after: { count: 1, period: 'hour' } });
+  });
+});
+
+describe('the dbt export of reference rows', () => {
+  const contract = ordersContract((y) => `${y}reference_rows:
+  - key: { order_id: ord_00001001 }
+    expect: { amount: { value: 100.00, absolute: 0.01 }, status: paid, ordered_at: "2026-11-29T10:00:00Z" }
+    required: true
+  - { key: { order_id: "ord_0000'002" }, expect: { coupon: WINTER7 }, severity: warn }
+`);
+  const tests = dbtOf(contract).models[0]?.data_tests;
+
+  it('tests each row with dbt_utils.expression_is_true where the key is, null counting as a mismatch', () => {
+    expect(tests).toEqual([
+      { 'dbt_utils.expression_is_true': { expression: 'refund_amount is not null', config: { where: "status in ('cancelled')" } } },
+      { 'dbt_utils.expression_is_true': {
+        expression: "coalesce(abs(amount - 100) <= 0.01, false) and coalesce(status = 'paid', false) and coalesce(ordered_at = cast('2026-11-29T10:00:00Z' as timestamp), false)",
+        config: { where: "order_id = 'ord_00001001'" },
+      } },
+      { 'dbt_utils.expression_is_true': { expression: "coalesce(coupon = 'WINTER7', false)", config: { severity: 'warn', where: "order_id = 'ord_0000''002'" } } },
+    ]);
+    expect(dbtOf(contract).models[0]?.config.meta.contract_gate.reference_rows).toEqual([
+      { key: { order_id: 'ord_00001001' }, expect: { amount: { value: 100, absolute: 0.01 }, status: 'paid', ordered_at: '2026-11-29T10:00:00Z' }, required: true },
+      { key: { order_id: "ord_0000'002" }, expect: { coupon: 'WINTER7' }, severity: 'warn' },
+    ]);
+  });
+
+  it('runs in a warehouse: DuckDB finds the taxed reference order and passes the pre-tax one', async () => {
+    const test = tests?.[1] as { 'dbt_utils.expression_is_true': { expression: string; config: { where: string } } };
+    const { expression, config } = test['dbt_utils.expression_is_true'];
+    const failing = async (amount: string) => withDuckDB(async (connection) => {
+      await connection.run(`CREATE TABLE orders AS SELECT 'ord_00001001' AS order_id, ${amount}::DECIMAL(12,2) AS amount, 'paid' AS status, TIMESTAMPTZ '2026-11-29 10:00:00+00' AS ordered_at`);
+      // dbt_utils.expression_is_true: the rows of the where for which the expression is not true.
+      return (await queryRows(connection, `SELECT count(*)::INTEGER AS n FROM (SELECT * FROM orders WHERE ${config.where}) WHERE NOT (${expression})`))[0]!.n;
+    });
+    expect(await failing('108.00')).toBe(1);
+    expect(await failing('100.00')).toBe(0);
+    expect(await failing('NULL')).toBe(1);
   });
 });

@@ -171,3 +171,11 @@ describe('the JSON Schema export of the issue\'s rides', () => {
     expect(properties.ride_id?.anyOf?.map((branch) => branch.type)).toEqual(['integer', 'string']);
   });
 });
+
+describe('the JSON Schema of a contract with reference rows', () => {
+  it('states each row in the comment and keeps the rows under x-contract-gate, as no line schema can check them', () => {
+    const schema = toJsonSchema(ordersContract((y) => `${y}reference_rows:\n  - { key: { order_id: ord_00001001 }, expect: { amount: { value: 100.00, relative: 0.01 }, status: paid }, required: true }\n`));
+    expect(schema.$comment).toContain('the row with order_id=ord_00001001 has amount 100 (within ±1%), status "paid" and is present in each partition');
+    expect((schema['x-contract-gate'] as Record<string, unknown>).reference_rows).toEqual([{ key: { order_id: 'ord_00001001' }, expect: { amount: { value: 100, relative: 0.01 }, status: 'paid' }, required: true }]);
+  });
+});

@@ -11,10 +11,11 @@ import { processMarker } from '../../lib/gate/process-marker.js';
 import { dropTag } from '../../lib/gate/read-drop.js';
 import { startS3Emulator, type S3Emulator } from '../../lib/local/s3-emulator.js';
 import type { Notice } from '../../lib/notify/notifier.js';
-import type { ObjectStore } from '../../lib/storage/object-store.js';
+import { readWhole, type ObjectStore } from '../../lib/storage/object-store.js';
 import { createS3Client } from '../../lib/storage/s3-client.js';
 import { s3ObjectStore } from '../../lib/storage/s3-object-store.js';
 import { gateDeps, ordersContract } from '../fixtures/gate-fixture.js';
+import { orderId } from '../fixtures/orders-fixture.js';
 import { fanoutDeps, listKeys, runAll, snapshot, stage, steps, tenFiles } from './fanout-fixture.js';
 
 let emulator: S3Emulator;
@@ -174,5 +175,25 @@ describe('the fan-out threshold', () => {
     expect(result.status).toBe('quarantined');
     expect(decisionOf(result).report.violations.map((v) => v.rule)).toEqual(['bad_partition']);
     expect(await listKeys(lake, `${DEFAULT_LAYOUT.state}runs/orders/v1/date=`)).toEqual([]);
+  });
+});
+
+describe('the fan-out over S3: reference rows', () => {
+  it('quarantines a drop whose reference order total changed, with the one handler\'s report, and the quarantine report names it', async () => {
+    // Order 1070 (file 7, row 20) totals 209.70 after an 8% tax: the contract expects its pre-tax 194.17.
+    const rows = `reference_rows:\n  - { key: { order_id: ${orderId(1_070)} }, expect: { amount: 194.17, status: placed }, required: true }\n  - { key: { order_id: ${orderId(99_999)} }, required: true }\n`;
+    const both = await handBoth('dt=2026-12-06', tenFiles('good'), [ordersContract((y) => `${y}${rows}`)]);
+    const fanned = await runAll(steps(both.deps, both.keys.request));
+    expect([fanned.status, both.inline.status]).toEqual(['quarantined', 'quarantined']);
+    const mine = decisionOf(fanned);
+    expect(mine.report.violations.map((v) => [v.rule, v.column, v.message])).toEqual([
+      ['reference_missing', undefined, `reference row order_id=${orderId(99_999)} is required, and no row of the partition has that key`],
+      ['reference_value', 'amount', `reference row order_id=${orderId(1_070)}: amount is "209.70", expected "194.17"`],
+    ]);
+    expect(mine.report.violations).toEqual(decisionOf(both.inline).report.violations);
+    const reports = (await listKeys(twin, 'quarantine/orders/v1/dt=2026-12-06/')).filter((key) => key.endsWith('/_REPORT.json'));
+    expect(reports).toHaveLength(1);
+    const stored = JSON.parse(new TextDecoder().decode(await readWhole(twin, reports[0]!))) as { violations: { rule: string; samples: { file: string; row: number; value: unknown }[] }[] };
+    expect(stored.violations.find((v) => v.rule === 'reference_value')?.samples).toEqual([{ file: expect.stringMatching(/part-0007\.parquet$/), row: 20, value: '209.70' }]);
   });
 });

@@ -20,6 +20,13 @@ const CASES: [string, string, string][] = [
   ['contracts/orders.v1.yaml', readFileSync('contracts/orders.v1.yaml', 'utf8'), 'orders.v1.yaml'],
   ['a contract using every feature', EVERY_FEATURE, 'shipments.v2.yaml'],
   ...Object.entries(VARIANTS).map(([name, text]): [string, string, string] => [name, text, 'variant.yaml']),
+  ['reference rows', `${readFileSync('contracts/orders.v1.yaml', 'utf8')}reference_rows:
+  - key: { order_id: ord_00001001 }
+    expect: { amount: { value: 100.00, absolute: 0.01, relative: 0.001 }, status: paid, ordered_at: "2026-11-29T10:00:00Z" }
+    required: true
+    description: the known test order, pre-tax
+  - { key: { order_id: ord_00001002 }, expect: { refund_amount: 0.5, coupon: "0042" }, severity: warn }
+`, 'orders.v1.yaml'],
 ];
 
 describe('native → ODCS → native', () => {
