@@ -40,7 +40,7 @@ export interface RunContext {
   readonly bucket: string;
   readonly contracts: ContractSource;
   readonly notices: NoticeLog;
-  observerFor(drop: StagedDrop): BucketObserver;
+  observerFor(drop: StagedDrop): Pick<BucketObserver, 'checkpoint'>;
   /** What the run's handlers met, for the table: that faults really fired is worth seeing. */
   readonly stats: RunStats;
   /** A number for the drop's next handler, the same on every replay of the seed: its faults derive from it. */
