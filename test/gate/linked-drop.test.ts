@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { contractRegistry } from '../../lib/gate/contract-registry.js';
+import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { manifestText } from '../../lib/gate/manifest.js';
 import { processMarker } from '../../lib/gate/process-marker.js';
+import { runProbe } from '../../lib/sla/probe.js';
 import type { ObjectStore } from '../../lib/storage/object-store.js';
 import { examplePartition } from '../fixtures/example-partitions.js';
-import { NOW, ordersContract, RecordingNotifier } from '../fixtures/gate-fixture.js';
+import { NOW, ordersContract, RecordingNotifier, registeredAt } from '../fixtures/gate-fixture.js';
 import { useLocalBucket } from '../fixtures/local-bucket.js';
 
 // The same data under two majors: v2 is v1 renumbered, so the example files pass or fail alike.
@@ -71,6 +73,17 @@ describe('a linked (dual-write) drop', () => {
     expect(await keys(store, 'published/')).toEqual([]);
     expect(await store.head(marker)).toBeDefined();
     expect(deps.notifier.notices).toEqual([]);
+  });
+
+  it('lets the SLA probe page for a v1 side still waiting for its sibling at arrival_by', async () => {
+    const { store } = bucket;
+    const registered = contractRegistry([registeredAt(v1), registeredAt(v2)]);
+    const deps = { store, notifier: new RecordingNotifier(), contracts: registered, clock: () => NOW };
+    expect((await processMarker(deps, await stageSide(store, 1, 'good'))).status).toBe('awaiting_sibling');
+    const probe = await runProbe({ store, notifier: deps.notifier, contracts: registered, layout: DEFAULT_LAYOUT, now: Date.parse('2026-11-30T05:30:00Z') });
+    const v1Day = probe.partitions.find((p) => p.version === 'v1' && p.partition === DAY);
+    expect(v1Day).toMatchObject({ status: 'missed', sent: ['sla_missed'] });
+    expect(v1Day?.detail).toContain(`a _READY marker sits in staging/orders/v1/${DAY}/`);
   });
 
   it('judges each side alone once v1 is past its sunset, and says so', async () => {
