@@ -44,15 +44,19 @@ export function siblingAddress(address: DropAddress, link: DropLink): DropAddres
   return { dataset: address.dataset, major: link.major, partition: link.partition };
 }
 
-/** The marker's link to its sibling, read from its manifest; undefined for a marker that names none or names one badly (the manifest check refuses those). */
-export async function markerLink(store: ObjectStore, layout: GateLayout, address: DropAddress, marker: ObjectInfo): Promise<DropLink | undefined> {
+/**
+ * The marker's link to its sibling, read from its manifest; undefined for a marker that names none
+ * or names one badly (the manifest check refuses those); `unread` when the read failed as a changed
+ * marker does (a 412, a 409): the single-drop path then records what became of it, and refuses
+ * to decide alone a marker that turns out to name a sibling (see decide-drop.ts).
+ */
+export async function markerLink(store: ObjectStore, layout: GateLayout, address: DropAddress, marker: ObjectInfo): Promise<DropLink | { readonly unread: unknown } | undefined> {
   if (marker.size === 0 || marker.size > MAX_MARKER_BYTES) return undefined;
   let bytes: Uint8Array;
   try {
     bytes = await store.read(marker.key, 0, marker.size, { ifMatch: marker.etag });
   } catch (error) {
-    // Replaced or removed since the HEAD: the single-drop path records what became of it (superseded, or done).
-    if (isChangeError(error)) return undefined;
+    if (isChangeError(error)) return { unread: error };
     throw error;
   }
   return usableLink(layout, address, new TextDecoder().decode(bytes));

@@ -71,13 +71,15 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
   const marker = await deps.store.head(key);
   if (!marker) return { status: 'nothing_to_do', key, reason: await finishPartition(settle, address) };
   // A dual-write drop naming its sibling is settled with it while the window is open; after it, alone, saying so.
-  const link = await markerLink(deps.store, layout, address, marker);
+  const read = await markerLink(deps.store, layout, address, marker);
+  const link = read && 'unread' in read ? undefined : read;
   const window = link && (await linkedWindow(deps, address, link));
   if (link && window?.open) {
     const settled = await settlePair(settle, { address, marker, key }, link);
     return 'waiting' in settled ? { status: 'awaiting_sibling', key, reason: settled.waiting } : { status: MARKER_STATUS[settled.decision.outcome], key, decision: settled.decision };
   }
-  const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier, window?.note));
+  const alone = { ...(window?.note ? { note: window.note } : {}), ...(read && 'unread' in read ? { unread: read.unread } : {}) };
+  const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier, alone));
   if (!decision) return { status: 'handed_off', key, reason: 'a partition past the fan-out threshold: a distributed run validates it and records the decision' };
   return { status: MARKER_STATUS[decision.outcome], key, decision };
 }

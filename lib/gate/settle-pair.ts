@@ -57,6 +57,7 @@ async function settleHeld(deps: PairDeps, mine: Side, sibling: DropAddress): Pro
   const waiting = (why: string) => ({ waiting: `${why}: nothing of this linked drop is published until both sides are dropped` });
   if (!theirs) return waiting(`its linked sibling ${describeAddress(sibling)} has no marker yet`);
   const named = await markerLink(deps.store, deps.layout, sibling, theirs);
+  if (named && 'unread' in named) throw named.unread; // changed under the lease, or a conflict: retried
   if (!named || datasetPath(siblingAddress(sibling, named)) !== datasetPath(mine.address)) return waiting(`the marker of ${describeAddress(sibling)} does not name this drop as its linked sibling`);
   const pairKey = pairKeyOf(deps.layout, { address: mine.address, tag }, { address: sibling, tag: dropTag(theirs) });
   const decideBoth = async () => {
@@ -74,5 +75,5 @@ async function settleHeld(deps: PairDeps, mine: Side, sibling: DropAddress): Pro
 /** A side judged in this handler: a linked drop is not handed to the fan-out, whose run would settle one side alone. */
 async function decideSide(deps: PairDeps, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision> {
   const { decider: _decider, ...inThread } = deps;
-  return (await decideDrop(inThread, address, marker, earlier))!;
+  return (await decideDrop(inThread, address, marker, earlier, {}))!;
 }
