@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import { awaitOutcome, decisionsBefore, identifyDrop } from '../gate/await-outcome.js';
 import { dropPartition, type FileToDrop } from '../gate/drop-partition.js';
@@ -10,16 +9,18 @@ import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import type { CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
 import { checkDropFormats, checkRegistered, NO_REGISTRY } from './drop-checks.js';
-import { dropTarget, waitedAddress, type DropTarget } from './drop-target.js';
+import { datasetName, droppedLine, dropTarget, waitedAddress, type DropTarget } from './drop-target.js';
 import { DROP_EXIT, dropVerdict, formatDropVerdict } from './drop-verdict.js';
 import { localDropFiles } from './local-drop-files.js';
 import { formatDuration, parseDuration } from './parse-duration.js';
 import { COMMAND_HELP, DROP_USAGE } from './usage.js';
 
-interface DropOptions {
+export interface DropOptions {
   readonly contract: string;
   readonly to: string;
   readonly dir: string;
+  /** A linked (dual-write) drop: every contract and its directory, in the order given (contract/dir above are the first). */
+  readonly linked?: { readonly contracts: readonly string[]; readonly dirs: readonly string[] };
   readonly endpoint?: string;
   /** The gate's registry prefix, or NO_REGISTRY. */
   readonly registry: string;
@@ -38,6 +39,7 @@ interface DropOptions {
  */
 export async function dropCommand(args: string[], io: CliIo): Promise<number> {
   const options = parseDropOptions(args);
+  if (options.linked) return (await import('./linked-drop.js')).linkedDropCommand(options, options.linked, io);
   const contract = await requireContract(options.contract, io.stderr);
   const target = dropTarget(options.to, options.dir, contract);
   // Before any upload: a drop that cannot be waited for is refused while nothing was written.
@@ -64,18 +66,16 @@ export async function dropCommand(args: string[], io: CliIo): Promise<number> {
 function parseDropOptions(args: string[]): DropOptions {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMAND_HELP.drop.options });
   const [dir] = positionals;
-  if (!values.contract || !values.to || !dir || positionals.length > 1) throw new GateError('bad_arguments', `usage: ${DROP_USAGE}`);
+  const contracts = values.contract ?? [];
+  if (contracts.length === 0 || contracts.length > 2 || !values.to || !dir || positionals.length !== contracts.length) throw new GateError('bad_arguments', `usage: ${DROP_USAGE}`);
   if (values.wait && values['no-wait']) throw new GateError('bad_arguments', 'pass --wait or --no-wait, not both (waiting is the default)');
   if (values.format !== 'text' && values.format !== 'json') throw new GateError('bad_arguments', `--format must be text or json, not "${values.format}"`);
   return {
-    contract: values.contract, to: values.to, dir, ...(values.endpoint ? { endpoint: values.endpoint } : {}), registry: registryPrefix(values.registry),
+    contract: contracts[0]!, to: values.to, dir, ...(contracts.length === 2 ? { linked: { contracts, dirs: positionals } } : {}), ...(values.endpoint ? { endpoint: values.endpoint } : {}), registry: registryPrefix(values.registry),
     wait: !values['no-wait'], timeoutMs: parseDuration('--timeout', values.timeout), format: values.format,
   };
 }
 
-function droppedLine(files: readonly FileToDrop[], target: DropTarget, marker: string): string {
-  return `dropped ${files.length} ${files.length === 1 ? 'file' : 'files'} into s3://${target.bucket}/${target.prefix}, then s3://${target.bucket}/${marker}`;
-}
 
 /** `--no-wait`: the upload is all there is to report, as before waiting existed. */
 function printDropped(io: CliIo, options: DropOptions, dropped: string, target: DropTarget, marker: string, files: readonly FileToDrop[]): number {
@@ -89,8 +89,4 @@ function registryPrefix(text: string): string {
   if (text === NO_REGISTRY) return text;
   if (text === '' || text.startsWith('/')) throw new GateError('bad_arguments', `--registry must be the registry's key prefix, e.g. ${DEFAULT_REGISTRY_PREFIX}, or ${NO_REGISTRY}; found "${text}"`);
   return text.replace(/\/?$/, '/');
-}
-
-function datasetName(contract: Contract): string {
-  return `${contract.name} v${contract.version.major}`;
 }

@@ -50,3 +50,11 @@ export function waitedAddress(target: DropTarget, contract: Contract): { readonl
   }
   return { layout, address };
 }
+
+export function droppedLine(files: readonly { readonly relative: string }[], target: DropTarget, marker: string): string {
+  return `dropped ${files.length} ${files.length === 1 ? 'file' : 'files'} into s3://${target.bucket}/${target.prefix}, then s3://${target.bucket}/${marker}`;
+}
+
+export function datasetName(contract: Contract): string {
+  return `${contract.name} v${contract.version.major}`;
+}

@@ -83,11 +83,11 @@ export const COMMAND_HELP = {
     exits: [[0, 'stopped with Ctrl-C or SIGTERM'], [2, 'cannot start: a bad port, an unwritable --dir']],
   },
   drop: {
-    usage: 'contract-gate drop --contract <file> <local dir> --to s3://<bucket>[/<prefix>/] [--endpoint <url>] [--registry _contracts/|none] [--no-wait] [--timeout 15m] [--format text|json]',
-    summary: "upload a partition's data files, then its _READY manifest (what a producer job calls)",
-    operands: [['<local dir>', 'the partition directory, named after its partition, e.g. .../dt=2026-11-30']],
+    usage: 'contract-gate drop --contract <file> [--contract <file>] <local dir> [<local dir>] --to s3://<bucket>[/<prefix>/] [--endpoint <url>] [--registry _contracts/|none] [--no-wait] [--timeout 15m] [--format text|json]',
+    summary: "upload a partition's data files, then its _READY manifest (what a producer job calls); two contracts and directories make a linked (dual-write) drop",
+    operands: [['<local dir>', 'the partition directory, named after its partition, e.g. .../dt=2026-11-30; one per --contract, in the same order']],
     options: {
-      contract: { type: 'string', value: '<file>', help: 'the contract of the dataset (required)' },
+      contract: { type: 'string', multiple: true, value: '<file>', help: 'the contract of the dataset (required); twice (v1 and v2) for a linked drop: both partitions are published only if both pass' },
       to: { type: 'string', value: 's3://<bucket>[/<prefix>/]', help: "the bucket; a prefix overrides the layout's staging prefix (required)" },
       endpoint: ENDPOINT,
       registry: { type: 'string', default: '_contracts/', value: '<prefix>|none', help: "the gate's contract registry on the bucket, checked for the contract before anything is uploaded; none for a gate that ships bundled contracts" },

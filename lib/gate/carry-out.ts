@@ -3,7 +3,9 @@ import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
 import type { ChangedFile, Decision, Withheld } from './decision.js';
 import { datasetPath, markerKey, publishedPrefix, quarantinePrefix, statePrefix, type GateLayout } from './gate-layout.js';
 import { gateNotice } from './gate-notice.js';
+import { ensureSibling } from './linked-pair.js';
 import { notifyOnce } from './notify-once.js';
+import { pairClaimKey, pairNotice } from './pair-notice.js';
 import { changedFiles, copyPinned, deletePinned, type ListedObject } from './pinned-copy.js';
 import { quarantinedReport } from './quarantined-report.js';
 import { recordDecision, type RecordedDecision } from './recorded-decision.js';
@@ -32,8 +34,10 @@ export async function carryOut(deps: CarryOutDeps, recorded: RecordedDecision): 
     await removeMarker(deps, recorded.decision);
     return recorded.decision;
   }
+  // A linked side's sibling is recorded before any file moves, so either side's handler finishes both.
+  const sibling = await ensureSibling(deps.store, deps.layout, recorded.decision);
   const done = await moveFiles(deps, recorded);
-  await notifyOwner(deps, done.decision);
+  await notifyOwner(deps, done.decision, sibling);
   const completedAt = new Date(deps.clock()).toISOString();
   if (isRelease(done)) await auditRelease(deps, done, completedAt);
   const completed = await recordDecision(deps.store, { ...done, decision: { ...done.decision, completed_at: completedAt } });
@@ -190,11 +194,11 @@ function replacedPrefix(layout: GateLayout, decision: Decision): string {
   return `${layout.state}replaced/${datasetPath(decision.address)}${decision.attempt}/`;
 }
 
-/** Claim, then send: one notice per drop however many handlers get here (a duplicate marker sends none). */
-async function notifyOwner(deps: CarryOutDeps, decision: Decision): Promise<void> {
-  const notice = gateNotice(decision, deps.layout, deps.store.location);
+/** Claim, then send: one notice per drop, or per linked pair, however many handlers get here (a duplicate marker sends none). */
+async function notifyOwner(deps: CarryOutDeps, decision: Decision, sibling: Decision | undefined): Promise<void> {
+  const notice = sibling ? pairNotice(decision, sibling, deps.layout, deps.store.location) : gateNotice(decision, deps.layout, deps.store.location);
   if (!notice) return;
-  const claim = `${statePrefix(deps.layout, 'notices', decision.address)}${decision.tag}.json`;
+  const claim = sibling ? pairClaimKey(deps.layout, decision, sibling) : `${statePrefix(deps.layout, 'notices', decision.address)}${decision.tag}.json`;
   await notifyOnce(deps.store, deps.notifier, claim, notice, deps.clock(), { resumeUnsent: true });
 }
 

@@ -48,6 +48,22 @@ export interface Decision {
    * and kept, with the original files, in the attempt's quarantine folder.
    */
   readonly withheld?: Withheld;
+  /**
+   * One side of a linked (dual-write) drop, decided with its sibling by one pair record
+   * (linked-pair.ts): published only if both passed, quarantined with it otherwise.
+   */
+  readonly linked?: LinkedSibling;
+}
+
+/** The other side of a linked drop, as the pair record decided it. */
+export interface LinkedSibling {
+  readonly address: DropAddress;
+  readonly tag: string;
+  readonly attempt: string;
+  readonly outcome: Outcome;
+  readonly summary: string;
+  /** The key of the pair record both sides' decisions were made from. */
+  readonly pair: string;
 }
 
 export interface Withheld {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectStore } from '../storage/object-store.js';
+import type { DropLink } from './drop-link.js';
 import type { GateLayout } from './gate-layout.js';
 import { manifestText } from './manifest.js';
 
@@ -22,13 +23,24 @@ export interface DroppedPartition {
  * their sizes. The marker goes last, so the gate never starts on a half upload.
  */
 export async function dropPartition(store: ObjectStore, layout: GateLayout, prefix: string, files: readonly FileToDrop[]): Promise<DroppedPartition> {
+  const keys = await uploadFiles(store, prefix, files);
+  return { ...(await putMarker(store, layout, prefix, files)), keys };
+}
+
+/** The data files of a drop, before any marker. */
+export async function uploadFiles(store: ObjectStore, prefix: string, files: readonly FileToDrop[]): Promise<string[]> {
   const keys: string[] = [];
   for (const file of files) {
     const key = `${prefix}${file.relative}`;
     await store.put(key, await file.read());
     keys.push(key);
   }
+  return keys;
+}
+
+/** The `_READY` manifest, once every file is up; `linked` names the sibling of a dual-write drop. */
+export async function putMarker(store: ObjectStore, layout: GateLayout, prefix: string, files: readonly FileToDrop[], linked?: DropLink): Promise<Omit<DroppedPartition, 'keys'>> {
   const marker = `${prefix}${layout.marker}`;
-  const { etag } = await store.put(marker, manifestText(files, randomUUID()), { contentType: 'application/json' });
-  return { marker, markerEtag: etag, keys };
+  const { etag } = await store.put(marker, manifestText(files, randomUUID(), linked), { contentType: 'application/json' });
+  return { marker, markerEtag: etag };
 }

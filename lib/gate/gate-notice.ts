@@ -46,7 +46,7 @@ const VERDICT: Record<Told, string> = { publish: 'published', quarantine: 'QUARA
 const OUTCOME: Record<Told, Outcome> = { publish: 'published', quarantine: 'quarantined', superseded: 'superseded' };
 
 /** A release is published data whose checks failed: it says so wherever the verdict is shown. */
-function verdictOf(decision: Decision): string {
+export function verdictOf(decision: Decision): string {
   if (decision.release && decision.outcome === 'publish') return 'RELEASED by override';
   if (decision.outcome === 'publish' && decision.report.status === 'warn') return 'PUBLISHED with warnings';
   return VERDICT[decision.outcome as Told];

@@ -1,4 +1,6 @@
 import type { Violation } from '../report/report.js';
+import { linkProblem, readLink, type DropLink } from './drop-link.js';
+import { DEFAULT_LAYOUT } from './gate-layout.js';
 import { MAX_MARKER_BYTES, type Drop } from './read-drop.js';
 
 /**
@@ -19,6 +21,9 @@ export function checkManifest(drop: Drop): Violation | undefined {
     else if (actual !== size) problems.push(`${path}: the manifest says ${size} bytes, ${actual} are staged`);
   }
   for (const path of staged.keys()) if (!listed.has(path)) problems.push(`${path}: staged but not listed in the manifest`);
+  const link = readLink(new TextDecoder().decode(drop.markerBody));
+  const badLink = typeof link === 'object' ? linkProblem(DEFAULT_LAYOUT, drop.address, link) : link;
+  if (badLink !== undefined) problems.push(badLink);
   return problems.length > 0 ? manifestViolation(drop, problems) : undefined;
 }
 
@@ -46,8 +51,8 @@ export function parseManifest(text: string): Map<string, number> | string {
  * unversioned bucket, the local endpoint) a marker is known by its ETag and its last-modified
  * second only, so two identical markers put within one second would read as one drop.
  */
-export function manifestText(files: readonly { relative: string; size: number }[], drop?: string): string {
-  return `${JSON.stringify({ ...(drop ? { drop } : {}), files: files.map((f) => ({ path: f.relative, size: f.size })) }, null, 2)}\n`;
+export function manifestText(files: readonly { relative: string; size: number }[], drop?: string, linked?: DropLink): string {
+  return `${JSON.stringify({ ...(drop ? { drop } : {}), files: files.map((f) => ({ path: f.relative, size: f.size })), ...(linked ? { linked } : {}) }, null, 2)}\n`;
 }
 
 function manifestViolation(drop: Drop, problems: readonly string[]): Violation {

@@ -1,19 +1,21 @@
 import type { Notifier } from '../notify/notifier.js';
-import type { ObjectInfo, ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
 import { deadlineStore } from './deadline-store.js';
 import type { ContractSource } from './contract-registry.js';
-import { readPlanFacts } from '../lake/plan-facts.js';
-import { decide, type CheckRunner, type DecideContext, type FactsReader } from './decide.js';
+import type { CheckRunner, DecideContext } from './decide.js';
+import { decideDrop } from './decide-drop.js';
 import type { Decision } from './decision.js';
-import { DEFAULT_LAYOUT, parseMarkerKey, statePrefix, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
+import { markerLink } from './drop-link.js';
+import { finishEarlier, type SettleDeps } from './finish-earlier.js';
+import { DEFAULT_LAYOUT, parseMarkerKey, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
-import { changedFiles, isChangeError } from './pinned-copy.js';
-import { dropTag, readDrop, type Drop } from './read-drop.js';
-import { isMisplaced, pageMisplaced } from './checked-record.js';
-import { createDecision, readRecorded, type RecordedDecision } from './recorded-decision.js';
-import { repeatOf } from './repeat-marker.js';
-import { supersededDrop } from './superseded.js';
+import { dropTag, type Drop } from './read-drop.js';
+import { pageMisplaced } from './checked-record.js';
+import { createDecision, decisionKeyOf, readRecorded, type RecordedDecision } from './recorded-decision.js';
+import { linkedWindow, settlePair } from './settle-pair.js';
+
+export type { SettleDeps } from './finish-earlier.js';
 
 export interface GateDeps {
   readonly store: ObjectStore;
@@ -43,6 +45,7 @@ export type MarkerResult =
   | { readonly status: 'ignored'; readonly key: string; readonly reason: string }
   | { readonly status: 'nothing_to_do'; readonly key: string; readonly reason: string }
   | { readonly status: 'handed_off'; readonly key: string; readonly reason: string }
+  | { readonly status: 'awaiting_sibling'; readonly key: string; readonly reason: string }
   | { readonly status: MarkerStatus; readonly key: string; readonly decision: Decision };
 
 export type MarkerStatus = 'published' | 'quarantined' | 'superseded' | 'duplicate';
@@ -67,38 +70,21 @@ export async function processMarker(given: GateDeps, key: string): Promise<Marke
   const settle = { ...deps, layout, lease: deps.lease ?? defaultLease(deps) };
   const marker = await deps.store.head(key);
   if (!marker) return { status: 'nothing_to_do', key, reason: await finishPartition(settle, address) };
-  const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier));
+  // A dual-write drop naming its sibling is settled with it while the window is open; after it, alone, saying so.
+  const read = await markerLink(deps.store, layout, address, marker);
+  const link = read && 'unread' in read ? undefined : read;
+  const window = link && (await linkedWindow(deps, address, link));
+  if (link && window?.open) {
+    const settled = await settlePair(settle, { address, marker, key }, link);
+    return 'waiting' in settled ? { status: 'awaiting_sibling', key, reason: settled.waiting } : { status: MARKER_STATUS[settled.decision.outcome], key, decision: settled.decision };
+  }
+  const alone = { ...(window?.note ? { note: window.note } : {}), ...(read && 'unread' in read ? { unread: read.unread } : {}) };
+  const decision = await settleDrop(settle, address, dropTag(marker), (earlier) => decideDrop({ ...deps, layout }, address, marker, earlier, alone));
   if (!decision) return { status: 'handed_off', key, reason: 'a partition past the fan-out threshold: a distributed run validates it and records the decision' };
   return { status: MARKER_STATUS[decision.outcome], key, decision };
 }
 
-/** The verdict on a drop as it is now; a file that changes under the reading makes it superseded. */
-async function decideDrop(deps: GateDeps & { layout: GateLayout }, address: DropAddress, marker: ObjectInfo, earlier: readonly Decision[]): Promise<Decision | undefined> {
-  const contracts = await deps.contracts.current({ dataset: address.dataset, major: address.major });
-  const facts: FactsReader = (contract, drop) => readPlanFacts({ store: deps.store, layout: deps.layout }, contracts, contract, drop.address.partition);
-  const context: DecideContext = { store: deps.store, contracts, now: deps.clock(), facts, ...(deps.checks ? { checks: deps.checks } : {}) };
-  let drop: Drop | undefined;
-  try {
-    drop = await readDrop(deps.store, deps.layout, address, marker);
-    return repeatOf(drop, earlier, context) ?? (await (deps.decider ?? decide)(context, drop));
-  } catch (error) {
-    if (!isChangeError(error)) throw error;
-    const listed = drop ?? { address, marker, tag: dropTag(marker), files: [], markerBody: new Uint8Array() };
-    const changed = await changedFiles(deps.store, [marker, ...listed.files]);
-    if (changed.length === 0) throw error;
-    return supersededDrop({ location: deps.store.location, contracts, now: context.now }, listed, changed);
-  }
-}
-
 // The decision protocol, shared by every way of deciding a drop (here and lib/fanout/).
-
-export interface SettleDeps {
-  readonly store: ObjectStore;
-  readonly notifier: Notifier;
-  readonly layout: GateLayout;
-  readonly clock: () => number;
-  readonly lease?: LeaseSettings;
-}
 
 /**
  * One drop, one decision: holding the partition's lease, first finish what an earlier drop of
@@ -116,33 +102,7 @@ export async function settleDrop(deps: SettleDeps, address: DropAddress, tag: st
   });
 }
 
-export function decisionKeyOf(layout: GateLayout, address: DropAddress, tag: string): string {
-  return `${statePrefix(layout, 'decisions', address)}${tag}.json`;
-}
-
-/**
- * A handler that died mid carry-out, whose marker a newer drop then replaced, left its decision
- * unfinished: it is finished before the newer drop reads the partition. Returns every earlier
- * decision, and how many of them it finished.
- */
-async function finishEarlier(deps: SettleDeps, address: DropAddress, ownKey: string): Promise<{ earlier: Decision[]; finished: number }> {
-  const earlier: Decision[] = [];
-  let finished = 0;
-  for (const key of await decisionKeys(deps, address, ownKey)) {
-    // A decision that is not where it says it belongs is skipped: it is not this partition's to finish.
-    const recorded = await readRecorded(deps.store, key, pageMisplaced(deps)).catch((error: unknown) => {
-      if (isMisplaced(error)) return undefined;
-      throw error;
-    });
-    if (!recorded) continue;
-    if (recorded.decision.completed_at !== undefined) earlier.push(recorded.decision);
-    else {
-      earlier.push(await carryOut(deps, recorded));
-      finished += 1;
-    }
-  }
-  return { earlier, finished };
-}
+export { decisionKeyOf } from './recorded-decision.js';
 
 /**
  * A redelivery whose marker is gone: the drop it announced was carried out, or a handler died
@@ -153,14 +113,6 @@ async function finishPartition(deps: SettleDeps, address: DropAddress): Promise<
   const lease = deps.lease ?? defaultLease({ clock: deps.clock });
   const count = await withPartitionLease(deps.store, leaseKey(deps.layout, address), lease, deps.clock, async () => (await finishEarlier(deps, address, '')).finished);
   return count === 0 ? 'the marker is gone: this drop was already carried out' : `the marker is gone; finished ${count} decided drop(s) of the partition a handler had left undone`;
-}
-
-async function decisionKeys(deps: SettleDeps, address: DropAddress, except: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const object of deps.store.list(statePrefix(deps.layout, 'decisions', address))) {
-    if (object.key !== except && object.key.endsWith('.json')) keys.push(object.key);
-  }
-  return keys;
 }
 
 /** Unsafe keys say why (see unsafeMarkerKey) and are cut short: the result is logged, and a key may be forged to any length. */

@@ -2,6 +2,7 @@ import { GateError } from '../errors.js';
 import { readVersion, type ObjectStore } from '../storage/object-store.js';
 import { misplacedDecision, misplacedError, type MisplacedWatch } from './checked-record.js';
 import { parseDecision, type Decision } from './decision.js';
+import { statePrefix, type DropAddress, type GateLayout } from './gate-layout.js';
 
 /** A decision as stored under `_gate/decisions/`, with the ETag that a change of it must match. */
 export interface RecordedDecision {
@@ -25,6 +26,11 @@ export async function readRecorded(store: ObjectStore, key: string, watch?: Misp
     throw misplacedError(store, key, misplaced);
   }
   return { key, etag: read.etag, decision };
+}
+
+/** Where the decision on the drop `tag` of a partition is recorded. */
+export function decisionKeyOf(layout: GateLayout, address: DropAddress, tag: string): string {
+  return `${statePrefix(layout, 'decisions', address)}${tag}.json`;
 }
 
 /** The first record of a drop's decision: concurrent deciders converge on whichever landed first. */

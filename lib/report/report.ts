@@ -7,6 +7,7 @@ export type RuleId =
   | 'retired'
   | 'bad_partition'
   | 'manifest'
+  | 'linked_sibling'
   | 'changed_during_validation'
   | 'unreadable'
   | 'missing_column'
@@ -33,7 +34,7 @@ export type RuleId =
  * Report order: what stops the gate from reading at all (no contract, a retired version, a path
  * or a manifest that does not fit), what stops reading first, then schema, then values, then the partition. */
 export const RULE_ORDER: readonly RuleId[] = [
-  'no_contract', 'retired', 'bad_partition', 'manifest', 'changed_during_validation', 'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
+  'no_contract', 'retired', 'bad_partition', 'manifest', 'linked_sibling', 'changed_during_validation', 'unreadable', 'missing_column', 'unexpected_column', 'type', 'required', 'enum', 'min', 'max',
   'pattern', 'length', 'not_in_future', 'references', 'unique', 'grain', 'reference_missing', 'reference_value', 'min_rows', 'max_rows', 'volume_vs_history', 'freshness',
 ];
 

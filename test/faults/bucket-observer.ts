@@ -46,7 +46,7 @@ export class BucketObserver {
   private async look(): Promise<ObjectInfo[]> {
     const { partition, prefix } = this.drop;
     const staged = await listed(this.store, prefix);
-    return [...staged, ...(await listed(this.store, `published/orders/v1/${partition}/`)), ...(await listed(this.store, `quarantine/orders/v1/${partition}/`))];
+    return [...staged, ...(await listed(this.store, `published/orders/v${this.drop.major}/${partition}/`)), ...(await listed(this.store, `quarantine/orders/v${this.drop.major}/${partition}/`))];
   }
 }
 
@@ -56,12 +56,12 @@ function holds(object: ObjectInfo, file: StagedFile): boolean {
 
 /** Where a staged file may be: its staging key, published/<relative>, quarantine/<attempt>/<relative>. */
 function isHome(key: string, drop: StagedDrop, file: StagedFile): boolean {
-  return key === file.key || key === `published/orders/v1/${drop.partition}/${file.relative}` || isQuarantineCopy(key, drop, file.relative);
+  return key === file.key || key === `published/orders/v${drop.major}/${drop.partition}/${file.relative}` || isQuarantineCopy(key, drop, file.relative);
 }
 
 /** quarantine/<dataset>/v<major>/<partition>/<attempt>/<relative> */
 export function isQuarantineCopy(key: string, drop: StagedDrop, relative: string): boolean {
-  const prefix = `quarantine/orders/v1/${drop.partition}/`;
+  const prefix = `quarantine/orders/v${drop.major}/${drop.partition}/`;
   if (!key.startsWith(prefix) || !key.endsWith(`/${relative}`)) return false;
   const attempt = key.slice(prefix.length, key.length - relative.length - 1);
   return attempt.length > 0 && !attempt.includes('/');

@@ -25,6 +25,8 @@ export interface HarnessEnv {
   readonly bucket: string;
   readonly contracts: ContractSource;
   readonly counts: MutationCounts;
+  /** The same for a linked pair settled by one handler (pair trials only). */
+  readonly pairCounts?: MutationCounts;
   /** The harness's own view of the bucket: fault-free, used to stage, observe and check. */
   readonly store: ObjectStore;
   readonly checkpointChance: number;
@@ -60,7 +62,7 @@ export async function runSeed(env: HarnessEnv, seed: number): Promise<RunReport>
 }
 
 /** What a run's handlers share: the notices sent, the violations found, an observer per drop. */
-function runContext(env: HarnessEnv, drops: readonly StagedDrop[], rng: Rng): RunContext {
+export function runContext(env: HarnessEnv, drops: readonly StagedDrop[], rng: Rng): RunContext {
   const violations = new Violations();
   const observers = new Map(drops.map((drop) => [drop, new BucketObserver(env.store, drop, violations)]));
   const handled = new Map<StagedDrop, number>();
@@ -72,13 +74,13 @@ function runContext(env: HarnessEnv, drops: readonly StagedDrop[], rng: Rng): Ru
   return { ...env, notices: new NoticeLog(), violations, rng, observerFor: (drop) => observers.get(drop)!, nextHandler, handlersOf, stats: { handlers: 0, faults: 0, failed: 0 } };
 }
 
-async function deliverAll(ctx: RunContext, drop: StagedDrop, deliveries: readonly Delivery[], sequential: boolean): Promise<void> {
+export async function deliverAll(ctx: RunContext, drop: StagedDrop, deliveries: readonly Delivery[], sequential: boolean): Promise<void> {
   if (!sequential) return void (await Promise.all(deliveries.map((d) => deliver(ctx, drop, d))));
   for (const delivery of deliveries) await deliver(ctx, drop, delivery);
 }
 
 /** Delivers again until a handler gets to the end; bounded, the last try without faults. */
-async function converge(ctx: RunContext, drop: StagedDrop, faults: FaultPlan): Promise<void> {
+export async function converge(ctx: RunContext, drop: StagedDrop, faults: FaultPlan): Promise<void> {
   for (let attempt = 1; attempt <= MAX_REDELIVERIES; attempt++) {
     const plan = attempt === MAX_REDELIVERIES ? NO_FAULTS : faults;
     if (await deliver(ctx, drop, { plan, via: 'marker', startDelayMs: 0, laterMs: attempt * REDELIVERY_GAP_MS })) return;

@@ -1,4 +1,5 @@
 import type { RunReport } from './fault-run.js';
+import { PAIR_SCENARIOS } from './pair-scenarios.js';
 import { SCENARIOS } from './scenarios.js';
 import { ENFORCED_INVARIANTS, INVARIANTS, isEnforced, type Invariant } from './violations.js';
 
@@ -11,7 +12,7 @@ const COLUMNS = Object.keys(INVARIANTS) as Invariant[];
  */
 export function faultTable(reports: readonly RunReport[]): string {
   const header = ['scenario', 'runs', 'handlers', 'faults', 'failed', ...ENFORCED_INVARIANTS, 'violations', 'notice-sent'];
-  const rows = SCENARIOS.map((s) => s.name).filter((name) => reports.some((r) => r.scenario === name)).map((name) => row(name, reports.filter((r) => r.scenario === name)));
+  const rows = [...SCENARIOS, ...PAIR_SCENARIOS].map((s) => s.name).filter((name) => reports.some((r) => r.scenario === name)).map((name) => row(name, reports.filter((r) => r.scenario === name)));
   rows.push(row('total', reports));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells: readonly (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');

@@ -26,7 +26,7 @@ export async function runInWorkers(options: HarnessOptions, workers: number): Pr
 
 function runWorker(options: HarnessOptions, onReport: (report: RunReport) => void): Promise<MutationCounts> {
   const child = forkWorker();
-  const job: WorkerJob = { seeds: options.seeds, parallel: options.parallel, checkpointChance: options.checkpointChance };
+  const job: WorkerJob = { seeds: options.seeds, parallel: options.parallel, checkpointChance: options.checkpointChance, ...(options.pairs ? { pairs: true } : {}) };
   return new Promise((resolve, reject) => {
     let counts: MutationCounts | undefined;
     child.on('message', (message: WorkerMessage) => {

@@ -8,20 +8,22 @@ import type { Violations } from './violations.js';
 
 /**
  * The end state of a drop once redelivery converged: one decision, carried out once and whole,
- * every staged byte at its destination, the marker gone, one notification.
+ * every staged byte at its destination, the marker gone, one notification. `publishes`: whether
+ * the drop should have been published (a linked side: only if both sides are good).
  */
-export async function checkFinalState(store: ObjectStore, drop: StagedDrop, notices: NoticeLog, violations: Violations): Promise<void> {
+export async function checkFinalState(store: ObjectStore, drop: StagedDrop, notices: NoticeLog, violations: Violations, publishes = drop.kind === 'good'): Promise<Decision | undefined> {
   const decision = await onlyDecision(store, drop, violations);
-  if (!decision) return;
-  if ((drop.kind === 'good') !== (decision.outcome === 'publish')) violations.add('right-outcome', `${drop.partition}: a ${drop.kind} drop was decided "${decision.outcome}": ${decision.report.summary}`);
+  if (!decision) return undefined;
+  if (publishes !== (decision.outcome === 'publish')) violations.add('right-outcome', `${drop.partition} v${drop.major}: a ${drop.kind} drop was decided "${decision.outcome}": ${decision.report.summary}`);
   await checkStagingEmpty(store, drop, violations);
   await checkPlaces(store, drop, decision, violations);
   await checkBytes(store, drop, decision, violations);
   checkNotices(drop, decision, notices, violations);
+  return decision;
 }
 
 async function onlyDecision(store: ObjectStore, drop: StagedDrop, violations: Violations): Promise<Decision | undefined> {
-  const records = await listed(store, `_gate/decisions/orders/v1/${drop.partition}/`);
+  const records = await listed(store, `_gate/decisions/orders/v${drop.major}/${drop.partition}/`);
   if (records.length !== 1) {
     violations.add(records.length === 0 ? 'converged' : 'one-outcome', `${drop.partition}: ${records.length} decision records`);
     return undefined;
@@ -44,7 +46,7 @@ async function checkPlaces(store: ObjectStore, drop: StagedDrop, decision: Decis
     quarantine: publish ? [] : [...relatives, '_READY', '_REPORT.html', '_REPORT.json'].map((name) => `${decision.attempt}/${name}`),
   };
   for (const place of ['published', 'quarantine'] as const) {
-    const prefix = `${place}/orders/v1/${drop.partition}/`;
+    const prefix = `${place}/orders/v${drop.major}/${drop.partition}/`;
     const found = (await listed(store, prefix)).map((o) => o.key.slice(prefix.length)).sort();
     const wanted = [...expected[place]].sort();
     if (found.join('\n') !== wanted.join('\n')) violations.add('one-outcome', `${drop.partition}: ${place}/ holds [${found.join(', ')}], expected [${wanted.join(', ')}]`);
@@ -56,7 +58,7 @@ async function checkPlaces(store: ObjectStore, drop: StagedDrop, decision: Decis
  * says nothing about the copied bytes. Sizes come from the listing, so one ranged GET a file.
  */
 async function checkBytes(store: ObjectStore, drop: StagedDrop, decision: Decision, violations: Violations): Promise<void> {
-  const home = decision.outcome === 'publish' ? `published/orders/v1/${drop.partition}/` : `quarantine/orders/v1/${drop.partition}/${decision.attempt}/`;
+  const home = decision.outcome === 'publish' ? `published/orders/v${drop.major}/${drop.partition}/` : `quarantine/orders/v${drop.major}/${drop.partition}/${decision.attempt}/`;
   const sizes = new Map((await listed(store, home)).map((o) => [o.key, o.size]));
   const read = async (key: string) => (sizes.has(key) ? Buffer.from(await store.read(key, 0, sizes.get(key)!)) : undefined);
   for (const file of drop.files) {

@@ -30,6 +30,8 @@ export interface StagedFile {
 
 export interface StagedDrop {
   readonly kind: DropKind;
+  /** orders v<major>: 1, or either side of a linked pair. */
+  readonly major: number;
   readonly partition: string;
   readonly prefix: string;
   readonly marker: string;
@@ -56,15 +58,29 @@ export function fiveFiles(kind: DropKind): { name: string; bytes: Uint8Array }[]
   return files;
 }
 
-/** Stages a drop as a producer does: data files first, the marker last (empty or a manifest). */
-export async function stageDrop(store: ObjectStore, kind: DropKind, partition: string, withManifest: boolean): Promise<StagedDrop> {
-  const prefix = `staging/orders/v1/${partition}/`;
-  const files = fiveFiles(kind).map((f) => ({ key: `${prefix}${f.name}`, relative: f.name, bytes: f.bytes, md5: md5(f.bytes) }));
-  for (const file of files) await store.put(file.key, file.bytes);
-  const manifest = withManifest ? manifestText(files.map((f) => ({ relative: f.relative, size: f.bytes.length }))) : '';
+/** One side of a linked pair: its major, and the sibling's its manifest names (in the same partition). */
+export interface PairSide {
+  readonly major: number;
+  readonly sibling: number;
+}
+
+/** Stages a drop as a producer does: data files first, the marker last (empty or a manifest; a linked side's always names its sibling). */
+export async function stageDrop(store: ObjectStore, kind: DropKind, partition: string, withManifest: boolean, side?: PairSide): Promise<StagedDrop> {
+  const drop = plannedDrop(kind, partition, withManifest, side);
+  for (const file of drop.files) await store.put(file.key, file.bytes);
   // An empty marker as bytes: an empty string makes the SDK warn about a body of unknown length.
-  const { etag } = await store.put(`${prefix}_READY`, manifest === '' ? new Uint8Array(0) : manifest);
-  return { kind, partition, prefix, marker: `${prefix}_READY`, markerBody: manifest, markerEtag: etag, files };
+  const { etag } = await store.put(drop.marker, drop.markerBody === '' ? new Uint8Array(0) : drop.markerBody);
+  return { ...drop, markerEtag: etag };
+}
+
+/** The drop stageDrop stages, before it does (its marker's ETag is not known yet). */
+export function plannedDrop(kind: DropKind, partition: string, withManifest: boolean, side?: PairSide): StagedDrop {
+  const major = side?.major ?? 1;
+  const prefix = `staging/orders/v${major}/${partition}/`;
+  const files = fiveFiles(kind).map((f) => ({ key: `${prefix}${f.name}`, relative: f.name, bytes: f.bytes, md5: md5(f.bytes) }));
+  const listed = files.map((f) => ({ relative: f.relative, size: f.bytes.length }));
+  const manifest = side ? manifestText(listed, undefined, { major: side.sibling, partition }) : withManifest ? manifestText(listed) : '';
+  return { kind, major, partition, prefix, marker: `${prefix}_READY`, markerBody: manifest, markerEtag: '', files };
 }
 
 /** S3's ETag for a single-part object, quoted as it comes back. */

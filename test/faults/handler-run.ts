@@ -40,7 +40,7 @@ export interface RunContext {
   readonly bucket: string;
   readonly contracts: ContractSource;
   readonly notices: NoticeLog;
-  observerFor(drop: StagedDrop): BucketObserver;
+  observerFor(drop: StagedDrop): Pick<BucketObserver, 'checkpoint'>;
   /** What the run's handlers met, for the table: that faults really fired is worth seeing. */
   readonly stats: RunStats;
   /** A number for the drop's next handler, the same on every replay of the seed: its faults derive from it. */
@@ -102,12 +102,14 @@ async function viaEvent(ctx: RunContext, drop: StagedDrop, deps: GateDeps, life:
 
 /**
  * Clean: the deadline's retryable stop, an error caused by an injected fault, or a failed
- * precondition when the drop has had other handlers (its protocol's "someone else's state";
+ * precondition or a busy partition when the drop has had other handlers (its protocol's "someone else's state";
  * a lone handler meeting no fault should never see one).
  */
 function isCleanFailure(error: unknown, life: HandlerLife, contended: boolean): boolean {
   if (error instanceof GateError && error.code === 'deadline') return life.deadline !== undefined;
   if (error instanceof GateError && error.code === 'precondition_failed' && contended) return true;
+  // Another handler held the partition's lease past the wait (a linked pair's handlers share two leases): retried.
+  if (error instanceof GateError && error.code === 'partition_busy' && contended) return true;
   return (error instanceof GateError || error instanceof Crash) && isInjected(error);
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npm run test:faults`: the full fault-injection run (1,000 seeds unless FAULT_SEEDS says
- * otherwise). Prints a table of invariant violations per scenario; exits 1 if there is any.
+ * otherwise); `npm run test:faults:pairs` (FAULT_PAIRS=1) the same over linked v1/v2 pairs. Prints a table of invariant violations per scenario; exits 1 if there is any.
  * FAULT_REPORT=<file> also writes every run that broke something, as JSON.
  */
 import './outside/quiet-sdk.js';
@@ -23,7 +23,8 @@ function progress(report: RunReport, done: number): void {
 const run = { ...options, onRun: progress };
 const { reports, counts } = options.workers > 1 ? await runInWorkers(run, options.workers) : await runFaultHarness(run);
 const seeds = `seeds ${options.seeds[0]}..${options.seeds.at(-1)}`;
-console.log(`\nfault injection: ${seeds}, ${seconds()} s; crash sweeps over ${counts.good} mutating calls of a publish and ${counts.bad} of a quarantine\n`);
+const what = options.pairs ? 'linked v1/v2 pair trials' : 'single drops';
+console.log(`\nfault injection (${what}): ${seeds}, ${seconds()} s; crash sweeps over ${counts.good} mutating calls of a publish and ${counts.bad} of a quarantine\n`);
 console.log(faultTable(reports));
 const details = violationDetails(reports);
 // Every violation, for when the few printed per invariant are not enough.

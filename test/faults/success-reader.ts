@@ -39,7 +39,7 @@ export function startSuccessReader(store: ObjectStore, drops: readonly StagedDro
 }
 
 async function readOnce(store: ObjectStore, drop: StagedDrop, violations: Violations, published: Set<StagedDrop>): Promise<void> {
-  const key = `published/orders/v1/${drop.partition}/_SUCCESS`;
+  const key = `published/orders/v${drop.major}/${drop.partition}/_SUCCESS`;
   const files = await readManifest(store, key);
   if (files === undefined) return vanished(drop, key, violations, published);
   if (files === 'unreadable') {
