@@ -6,7 +6,7 @@ import type { Decision } from './decision.js';
 import { usableLink } from './drop-link.js';
 import type { DropAddress, GateLayout } from './gate-layout.js';
 import { changedFiles, isChangeError } from './pinned-copy.js';
-import type { GateDeps } from './process-marker.js';
+import type { GateDeps } from './gate-deps.js';
 import { dropTag, readDrop, type Drop } from './read-drop.js';
 import { repeatOf } from './repeat-marker.js';
 import { supersededDrop } from './superseded.js';

@@ -1,45 +1,20 @@
-import type { Notifier } from '../notify/notifier.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { carryOut } from './carry-out.js';
+import type { GateDeps } from './gate-deps.js';
 import { deadlineStore } from './deadline-store.js';
-import type { ContractSource } from './contract-registry.js';
-import type { CheckRunner, DecideContext } from './decide.js';
 import { decideDrop } from './decide-drop.js';
 import type { Decision } from './decision.js';
 import { markerLink } from './drop-link.js';
 import { finishEarlier, type SettleDeps } from './finish-earlier.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, unsafeMarkerKey, type DropAddress, type GateLayout } from './gate-layout.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
-import { dropTag, type Drop } from './read-drop.js';
+import { dropTag } from './read-drop.js';
 import { pageMisplaced } from './checked-record.js';
 import { createDecision, decisionKeyOf, readRecorded, type RecordedDecision } from './recorded-decision.js';
 import { linkedWindow, settlePair } from './settle-pair.js';
 
 export type { SettleDeps } from './finish-earlier.js';
-
-export interface GateDeps {
-  readonly store: ObjectStore;
-  readonly notifier: Notifier;
-  /** Asked once per drop decided, so a contract registered since is enforced on its first drop. */
-  readonly contracts: ContractSource;
-  /** Epoch milliseconds; injected so tests and replays pin the time. */
-  readonly clock: () => number;
-  readonly layout?: GateLayout;
-  /** Epoch ms by which the handler must have stopped (Lambda's remaining time); none: no limit. */
-  readonly deadline?: number;
-  /** Decides in place of `decide`, or hands the drop on (see Decider). @default decide */
-  readonly decider?: Decider;
-  /** How `decide` runs the checks. @default in this thread */
-  readonly checks?: CheckRunner;
-  /** @default a lease that lasts until the deadline (plus a minute), or 15 minutes without one */
-  readonly lease?: LeaseSettings;
-}
-
-/**
- * Decides a drop, or hands it on and returns undefined: a partition too big for one handler goes
- * to the fan-out, which records the decision later through `settleDrop`.
- */
-export type Decider = (context: DecideContext, drop: Drop) => Promise<Decision | undefined>;
+export type { Decider, GateDeps } from './gate-deps.js';
 
 export type MarkerResult =
   | { readonly status: 'ignored'; readonly key: string; readonly reason: string }

@@ -8,7 +8,7 @@ import { finishEarlier } from './finish-earlier.js';
 import { datasetPath, markerKey, type DropAddress, type GateLayout } from './gate-layout.js';
 import { createPair, orderSides, pairDecision, pairKeyOf, readPair, recordSides } from './linked-pair.js';
 import { leaseKey, withPartitionLease, type LeaseSettings } from './partition-lease.js';
-import type { GateDeps } from './process-marker.js';
+import type { GateDeps } from './gate-deps.js';
 import { dropTag } from './read-drop.js';
 import { decisionKeyOf, readRecorded } from './recorded-decision.js';
 
