@@ -9,25 +9,11 @@ import { DEFAULT_REGISTRY_PREFIX } from '../registry/registry-layout.js';
 import type { CliIo } from './cli-io.js';
 import { requireContract } from './contract-file.js';
 import { checkDropFormats, checkRegistered, NO_REGISTRY } from './drop-checks.js';
-import { datasetName, droppedLine, dropTarget, waitedAddress, type DropTarget } from './drop-target.js';
+import { datasetName, droppedLine, dropTarget, waitedAddress, type DropOptions, type DropTarget } from './drop-target.js';
 import { DROP_EXIT, dropVerdict, formatDropVerdict } from './drop-verdict.js';
 import { localDropFiles } from './local-drop-files.js';
 import { formatDuration, parseDuration } from './parse-duration.js';
 import { COMMAND_HELP, DROP_USAGE } from './usage.js';
-
-export interface DropOptions {
-  readonly contract: string;
-  readonly to: string;
-  readonly dir: string;
-  /** A linked (dual-write) drop: every contract and its directory, in the order given (contract/dir above are the first). */
-  readonly linked?: { readonly contracts: readonly string[]; readonly dirs: readonly string[] };
-  readonly endpoint?: string;
-  /** The gate's registry prefix, or NO_REGISTRY. */
-  readonly registry: string;
-  readonly wait: boolean;
-  readonly timeoutMs: number;
-  readonly format: 'text' | 'json';
-}
 
 /**
  * `drop`: what a producer job calls. Uploads a partition's data files, then the `_READY`

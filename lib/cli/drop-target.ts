@@ -3,6 +3,21 @@ import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import { DEFAULT_LAYOUT, parseMarkerKey, stagingPrefix, type DropAddress, type GateLayout } from '../gate/gate-layout.js';
 
+/** `drop`'s options, parsed (drop-command.ts); a linked drop (linked-drop.ts) reads them too. */
+export interface DropOptions {
+  readonly contract: string;
+  readonly to: string;
+  readonly dir: string;
+  /** A linked (dual-write) drop: every contract and its directory, in the order given (contract/dir above are the first). */
+  readonly linked?: { readonly contracts: readonly string[]; readonly dirs: readonly string[] };
+  readonly endpoint?: string;
+  /** The gate's registry prefix, or NO_REGISTRY. */
+  readonly registry: string;
+  readonly wait: boolean;
+  readonly timeoutMs: number;
+  readonly format: 'text' | 'json';
+}
+
 export interface DropTarget {
   readonly bucket: string;
   /** Where the files and the marker go, ending in `/`. */
