@@ -56,3 +56,12 @@ async function readKeys(state: PartitionState, file: PartitionFile, rows: readon
   }
   return keys;
 }
+
+/** After every slice is merged: a required reference row no slice saw. */
+export function logMissingReferenceRows(state: PartitionState): void {
+  for (const row of state.plan.referenceRows?.rows ?? []) {
+    if (!row.required || state.referenceRowsSeen.has(row.index)) continue;
+    const detail = `reference row ${row.label} is required, and no row of the partition has that key`;
+    state.log.addTotal('reference_missing', undefined, detail, 1, [], row.severity);
+  }
+}

@@ -4,9 +4,9 @@ import type { ColumnSpec, Contract, ReferenceRow, Severity } from '../contract/m
 import type { Sample, SampleValue } from '../report/report.js';
 import { coerceFor, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
-import type { PartitionState } from './partition-state.js';
 import { referenceKey } from './plan-facts.js';
 import { toSampleValue } from './sample-value.js';
+import type { ViolationLog } from './violation-log.js';
 
 /**
  * `reference_rows` as the engine runs them. How they are read: not by a second scan. The grain
@@ -94,13 +94,20 @@ export function canonical(value: unknown): string {
 
 /** A batch's rows as check-batch.ts holds them: decoded values by column, and what a column the file lacks reads as. */
 export interface RowSource {
-  readonly state: PartitionState;
+  readonly state: ReferenceRowState;
   readonly file: string;
   readonly rowStart: number;
   readonly values: ReadonlyMap<string, ArrayLike<unknown>>;
   /** The grain's decoded values; undefined when the grain was hashed from the bytes (hits then wait for confirmation). */
   readonly grain: readonly ArrayLike<unknown>[] | undefined;
   readonly absentValue: (column: string) => unknown;
+}
+
+/** The part of the partition's state (partition-state.ts) a hit changes. */
+export interface ReferenceRowState {
+  readonly referencePending: Map<number, PendingReferenceRow[]>;
+  readonly referenceRowsSeen: Set<number>;
+  readonly log: ViolationLog;
 }
 
 /** A hit whose key is known only by its hash: judged, and logged once the key is read again and matches. */
@@ -165,13 +172,4 @@ function within(expected: ExpectedPlan): string {
 function show(value: unknown, type: ColumnType): SampleValue {
   if (type.kind === 'decimal' && typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e15) return value.toFixed(type.scale);
   return toSampleValue(value, type);
-}
-
-/** After every slice is merged: a required reference row no slice saw. */
-export function logMissingReferenceRows(state: PartitionState): void {
-  for (const row of state.plan.referenceRows?.rows ?? []) {
-    if (!row.required || state.referenceRowsSeen.has(row.index)) continue;
-    const detail = `reference row ${row.label} is required, and no row of the partition has that key`;
-    state.log.addTotal('reference_missing', undefined, detail, 1, [], row.severity);
-  }
 }

@@ -8,8 +8,7 @@ import type { PartitionFile } from './partition-file.js';
 import { checkPartitionRules } from './partition-rules.js';
 import { observedRanges } from './observed-ranges.js';
 import { checkReferences } from './reference-check.js';
-import { confirmReferenceRows } from './confirm-reference-rows.js';
-import { logMissingReferenceRows } from './reference-rows.js';
+import { confirmReferenceRows, logMissingReferenceRows } from './confirm-reference-rows.js';
 import { verdictOf, type WithheldRows } from './verdict.js';
 
 export type { OpenedFile, PartitionFile } from './partition-file.js';
