@@ -32,6 +32,19 @@ export async function judgeMigration(source: MigrationSource, contractPath: stri
 }
 
 /**
+ * A version registered with a document, published again: the local document must be the one
+ * stored, or the repository and the registry tell consumers different plans. No local document
+ * (deleted once published) is no conflict. Undefined when they agree.
+ */
+export async function migrationDrift(source: MigrationSource, contractPath: string, next: Contract, stored: RegisteredMigration, location: string): Promise<string | undefined> {
+  const local = await source(contractPath, stored.file);
+  if (local.text === undefined) return undefined;
+  const sha256 = sha256Hex(local.text);
+  if (sha256 === stored.sha256) return undefined;
+  return `${next.name} ${next.version.text} is registered with the migration document ${location}/${stored.key} (SHA-256 ${stored.sha256.slice(0, 12)}), which differs from ${local.path} (SHA-256 ${sha256.slice(0, 12)}): a registered document is never rewritten: publish the same document, or bump the version`;
+}
+
+/**
  * Stores the document beside the version's object, write-once as that is: the same bytes again
  * (a registration cut short, retried) are taken; other bytes are refused, as a version is.
  */

@@ -59,6 +59,18 @@ describe('contract-gate publish of a new major', () => {
     expect(filled.code).toBe(0);
   });
 
+  it('refuses to publish a registered v2 again with another migration document, naming both and their SHA-256', async () => {
+    const { contracts, doc } = producer(V2_DOCUMENT);
+    expect((await publish(contracts)).code).toBe(0);
+    const edited = V2_DOCUMENT.replace('stg_orders, ', 'stg_orders, fct_margin, ');
+    writeFileSync(doc, edited);
+    const { code, stdout } = await publish(contracts);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`orders 2.0.0 is registered with the migration document s3://lake/_contracts/orders/v2/2.0.0.migration.md (SHA-256 ${sha256Hex(V2_DOCUMENT).slice(0, 12)}), which differs from ${doc} (SHA-256 ${sha256Hex(edited).slice(0, 12)}): a registered document is never rewritten: publish the same document, or bump the version`);
+    writeFileSync(doc, V2_DOCUMENT);
+    expect((await publish(contracts)).code).toBe(0);
+  });
+
   it('takes the documents from --migrations, and asks none of a later minor of v2', async () => {
     const { contracts, v2, doc } = producer();
     const elsewhere = mkdtempSync(join(tmpdir(), 'cg-migrations-'));
