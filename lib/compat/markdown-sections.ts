@@ -16,6 +16,14 @@ export interface MarkdownLine {
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
+/**
+ * The text as it renders for the check: each HTML comment blanked, its line breaks kept so line
+ * numbers still point into the file. An unclosed `<!--` hides the rest, as CommonMark renders it.
+ */
+export function withoutComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\r\n]/g, ''));
+}
+
 /** Every ATX heading outside a fenced code block, with its body; a `#` inside a fence is code, not a heading. */
 export function markdownSections(text: string): MarkdownSection[] {
   const lines = text.split(/\r?\n/).map((line, at) => ({ line: at + 1, text: line }));

@@ -1,6 +1,6 @@
 import type { Contract } from '../contract/model.js';
 import type { Change, ContractDiff } from './contract-diff.js';
-import { markdownSections, type MarkdownLine, type MarkdownSection } from './markdown-sections.js';
+import { markdownSections, withoutComments, type MarkdownLine, type MarkdownSection } from './markdown-sections.js';
 
 /**
  * The migration document a new major comes with (seed 001, "Write the migration plan"): what
@@ -38,9 +38,11 @@ export function migrationFileName(name: string, fromMajor: number, toMajor: numb
  * What the document lacks, one sentence each; empty when it will do. A breaking change is named
  * by its column (or, for the whole dataset, the first word of its id: `grain`, `partition`), the
  * timeline must give the old major's sunset as its contract does and a date before it on which the
- * window opens, and no placeholder may be left.
+ * window opens, and no placeholder may be left. HTML comments count for nothing.
  */
-export function migrationGaps(input: MigrationInput, text: string): string[] {
+export function migrationGaps(input: MigrationInput, document: string): string[] {
+  // A comment does not render: what it says tells a reader nothing.
+  const text = withoutComments(document);
   const sections = markdownSections(text);
   const found = (topic: Topic) => sections.find((s) => TOPICS[topic].words.test(s.title));
   const gaps = (Object.keys(TOPICS) as Topic[]).flatMap((topic) => sectionGap(topic, found(topic)));

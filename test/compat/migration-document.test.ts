@@ -58,6 +58,15 @@ describe('a migration document', () => {
     ]);
   });
 
+  it('counts nothing inside an HTML comment, which does not render: not a name, a heading or a date', () => {
+    const hidden = V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '<!-- coupon -->\n').replace('## Action required from consumers', '<!--\n## Action required from consumers');
+    expect(gaps(hidden)).toEqual([
+      'no "## Action required from consumers" section (a heading with "action")',
+      'the "What changed and why" section does not name the breaking change diff finds: coupon (column_removed)',
+    ]);
+    expect(gaps(V2_DOCUMENT.replace('# orders v1 to v2', '# orders v1 to v2 <!-- draft, sunset 2027-03-01 -->'))).toEqual([]);
+  });
+
   it('reads headings in fenced code as code', () => {
     const fenced = '# t\n```md\n## What changed\n```\n## Real\nx\n';
     expect(markdownSections(fenced).map((s) => s.title)).toEqual(['t', 'Real']);
