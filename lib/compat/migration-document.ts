@@ -1,5 +1,6 @@
 import type { Contract } from '../contract/model.js';
 import type { Change, ContractDiff } from './contract-diff.js';
+import { skeletonPrompts } from './migration-prompts.js';
 import { markdownSections, withoutComments, type MarkdownLine, type MarkdownSection } from './markdown-sections.js';
 
 /**
@@ -17,6 +18,12 @@ export interface MigrationInput {
 
 /** What the skeleton leaves for a human: a document still holding it is refused. */
 export const PLACEHOLDER = 'TODO(migration)';
+
+/** The marker in any case: `todo(migration)` is as unfinished as the skeleton's own. */
+const MARKER = /todo\(migration\)/i;
+
+/** A line that only says "later": a section of nothing else is empty. */
+const PLACEHOLDER_WORD = /^(?:tbd|tba|todo|wip|n\/a|na|none|nothing|-+|\.{3}|…|\?+)\.?$/i;
 
 /** The seed's four parts, found by a word of their heading so a team may word them its own way. */
 export const TOPICS = {
@@ -50,7 +57,7 @@ export function migrationGaps(input: MigrationInput, document: string): string[]
   const timeline = found('timeline');
   if (changed) gaps.push(...unnamedChanges(input.diff, changed));
   gaps.push(...sunsetGaps(input.old, text, timeline));
-  gaps.push(...placeholderGaps(text));
+  gaps.push(...placeholderGaps(text), ...promptGaps(input, text));
   return gaps;
 }
 
@@ -67,7 +74,13 @@ export function breakingTerms(diff: ContractDiff): { term: string; changes: Chan
 function sectionGap(topic: Topic, section: MarkdownSection | undefined): string[] {
   const { heading, word } = TOPICS[topic];
   if (!section) return [`no "## ${heading}" section (a heading with ${word})`];
-  return section.body.some((l) => l.text.trim() !== '') ? [] : [`the "${section.title}" section (line ${section.line}) is empty`];
+  return section.body.some((l) => !isPlaceholderLine(l.text)) ? [] : [`the "${section.title}" section (line ${section.line}) is empty`];
+}
+
+/** Blank, or a list item or emphasis holding only a placeholder word (TBD, n/a, -, ...). */
+function isPlaceholderLine(line: string): boolean {
+  const bare = line.trim().replace(/^(?:[-*+]|\d+[.)])(?=\s|$)\s*/, '').replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  return bare === '' || PLACEHOLDER_WORD.test(bare);
 }
 
 function unnamedChanges(diff: ContractDiff, section: MarkdownSection): string[] {
@@ -104,9 +117,21 @@ function contradictions(text: string, sunset: string, who: string): string[] {
 }
 
 function placeholderGaps(text: string): string[] {
-  const at = text.split(/\r?\n/).flatMap((line, index) => (line.includes(PLACEHOLDER) ? [index + 1] : []));
+  const at = text.split(/\r?\n/).flatMap((line, index) => (MARKER.test(line) ? [index + 1] : []));
   if (at.length === 0) return [];
   return [`${at.length} ${PLACEHOLDER} placeholder${at.length === 1 ? '' : 's'} left to write (line${at.length === 1 ? '' : 's'} ${at.join(', ')})`];
+}
+
+/** The skeleton's questions left as it wrote them, the marker deleted: asked, not answered. */
+function promptGaps(input: MigrationInput, text: string): string[] {
+  const squeeze = (line: string) => line.replace(/\s+/g, ' ').trim().toLowerCase();
+  const prompts = Object.values(skeletonPrompts(input.old.version.major, input.next.version.major)).map(squeeze);
+  const left = text.split(/\r?\n/).flatMap((line, index) => {
+    const squeezed = squeeze(line);
+    return !MARKER.test(line) && prompts.some((p) => squeezed.includes(p)) ? [`line ${index + 1}: "${line.trim()}"`] : [];
+  });
+  if (left.length === 0) return [];
+  return [`${left.length} line${left.length === 1 ? '' : 's'} of the skeleton left as it asks, not answered (write what it asks for): ${left.join('; ')}`];
 }
 
 /** `term` as a whole identifier: `amount` is not named by `refund_amount`. */

@@ -37,6 +37,8 @@ describe('a migration document', () => {
     expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action")']);
     const emptyModels = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.\n', '');
     expect(gaps(emptyModels)).toEqual(['the "Affected downstream models" section (line 8) is empty']);
+    const tbd = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.', '- **TBD**\n\nn/a').replace('- Read coupons from coupons v1; deduplicate orders on (order_id, updated_at).', '...');
+    expect(gaps(tbd)).toEqual(['the "Affected downstream models" section (line 8) is empty', 'the "Action required from consumers" section (line 19) is empty']);
     const ownWords = V2_DOCUMENT.replace('## What changed and why', '## Changes').replace('## Deprecation timeline', '### The window');
     expect(gaps(ownWords)).toEqual([]);
   });
@@ -84,6 +86,21 @@ describe('the migration skeleton', () => {
       'the "Deprecation timeline" section gives no date before the sunset 2027-01-31 on which the window opens (v1 and the new major published side by side)',
       '4 TODO(migration) placeholders left to write (lines 13, 19, 23, 28)',
     ]);
+  });
+
+  it('is refused with its markers deleted but its questions left, listing each line still asking', () => {
+    const lazy = migrationSkeleton(input()).replace(/TODO\(migration\) /g, '').replace('YYYY-MM-DD', '2027-01-10');
+    expect(gaps(lazy)).toEqual([
+      '3 lines of the skeleton left as it asks, not answered (write what it asks for): ' +
+        'line 13: "Why: why v2 changes this, and what it gives that v1 could not."; ' +
+        'line 19: "- the downstream models (dbt models, dashboards, exports) that read what changed."; ' +
+        'line 28: "- what each consumer changes to read v2, and by when (before the sunset)."',
+    ]);
+    expect(gaps(migrationSkeleton(input()).replace(/TODO\(migration\) /g, ''))).toContainEqual(expect.stringMatching(/^4 lines of the skeleton .* line 23: "- Window opens: YYYY-MM-DD, the day v2/));
+  });
+
+  it('takes the marker in any case as a placeholder left to write', () => {
+    expect(gaps(fillSkeleton(migrationSkeleton(input())).replace('stg_orders, fct_revenue.', 'todo(migration) fill in'))).toEqual(['1 TODO(migration) placeholder left to write (line 19)']);
   });
 
   it('passes its own check once the placeholders are filled', () => {
