@@ -14,6 +14,11 @@ export interface MigrationInput {
   readonly next: Contract;
   /** `diffContracts(old, next)`: its breaking changes are what the document must name. */
   readonly diff: ContractDiff;
+  /**
+   * Epoch milliseconds of the check, from the caller's clock: a sunset already reached leaves the
+   * old major no window. Not given (the skeleton), dates are not held against today.
+   */
+  readonly now?: number;
 }
 
 /** What the skeleton leaves for a human: a document still holding it is refused. */
@@ -56,7 +61,7 @@ export function migrationGaps(input: MigrationInput, document: string): string[]
   const changed = found('changed');
   const timeline = found('timeline');
   if (changed) gaps.push(...unnamedChanges(input.diff, changed));
-  gaps.push(...sunsetGaps(input.old, text, timeline));
+  gaps.push(...sunsetGaps(input, text, timeline));
   gaps.push(...placeholderGaps(text), ...promptGaps(input, text));
   return gaps;
 }
@@ -92,13 +97,17 @@ function unnamedChanges(diff: ContractDiff, section: MarkdownSection): string[] 
 }
 
 /** The old major must say when it ends, and the document must say the same. */
-function sunsetGaps(old: Contract, text: string, timeline: MarkdownSection | undefined): string[] {
+function sunsetGaps({ old, now }: MigrationInput, text: string, timeline: MarkdownSection | undefined): string[] {
   const who = `${old.name} v${old.version.major} (${old.version.text})`;
   if (old.status !== 'deprecated' || old.sunset === undefined) {
     return [`${who} is ${old.status}${old.sunset ? '' : ' with no sunset'}: set status: deprecated and sunset: YYYY-MM-DD in its contract, the day the gate retires it, and give that date in the timeline`];
   }
   const sunset = old.sunset;
   const gaps = contradictions(text, sunset, who);
+  const today = now === undefined ? undefined : new Date(now).toISOString().slice(0, 10);
+  if (today !== undefined && sunset <= today) {
+    gaps.push(`the sunset of ${who}, ${sunset}, is not after today (${today}): v${old.version.major} would retire at once, with no window beside the new major; move the sunset in its contract (and the timeline) to a day after the window opens`);
+  }
   if (!timeline) return gaps;
   const dates = timeline.body.flatMap((l) => l.text.match(ISO_DATE) ?? []);
   if (!dates.includes(sunset)) gaps.push(`the "${timeline.title}" section does not give v${old.version.major}'s sunset, ${sunset} (the sunset of ${who})`);

@@ -156,7 +156,7 @@ async function asNewMajor(context: Registration): Promise<Judged> {
   if (!old) return {};
   const diff = { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: judgeSuccessor(old, contract) };
   if (!context.options.migrations) return { diff };
-  const judged = await judgeMigration(context.options.migrations, context.file.path, old, contract, diff.result);
+  const judged = await judgeMigration(context.options.migrations, context.file.path, { old, next: contract, diff: diff.result, now: context.options.now });
   return 'refusal' in judged ? { ...refuse(context, judged.refusal), diff } : { diff, migration: judged.migration };
 }
 

@@ -21,11 +21,12 @@ export interface MigrationToStore {
 }
 
 /** The first version of a new major of a registered dataset: its document, or why it is refused. */
-export async function judgeMigration(source: MigrationSource, contractPath: string, old: Contract, next: Contract, diff: ContractDiff): Promise<{ refusal: string } | { migration: MigrationToStore }> {
+export async function judgeMigration(source: MigrationSource, contractPath: string, input: { old: Contract; next: Contract; diff: ContractDiff; now: number }): Promise<{ refusal: string } | { migration: MigrationToStore }> {
+  const { old, next } = input;
   const file = await source(contractPath, migrationFileName(next.name, old.version.major, next.version.major));
   // The old major's file, where a repository keeps it: beside the new one.
   const oldPath = contractPath.replace(/[^\\/]*$/, ownMajorFile(next.name, old.version.major));
-  const refusal = migrationRefusal({ old, next, diff }, file, `contract-gate diff ${oldPath} ${contractPath} --migration-skeleton ${file.path}`);
+  const refusal = migrationRefusal(input, file, `contract-gate diff ${oldPath} ${contractPath} --migration-skeleton ${file.path}`);
   if (refusal !== undefined) return { refusal };
   if (Buffer.byteLength(file.text ?? '') > MAX_VERSION_BYTES) return { refusal: `the migration document ${file.path} is more than ${MAX_VERSION_BYTES} bytes, the most the registry keeps` };
   return { migration: { path: file.path, text: file.text ?? '' } };

@@ -23,7 +23,8 @@ function producer(document?: string): { contracts: string; v1: string; v2: strin
   return { contracts, v1, v2, doc };
 }
 
-const publish = (...args: string[]) => runCaptured('publish', ...args, '--to', 's3://lake', '--endpoint', bucket.endpoint);
+/** Pinned inside the fixture's window: v1's sunset, 2027-01-31, is still ahead. */
+const publish = (...args: string[]) => runCaptured('publish', ...args, '--to', 's3://lake', '--endpoint', bucket.endpoint, ...(args.includes('--now') ? [] : ['--now', '2026-12-01T00:00:00Z']));
 const pointer = async (major: number) => parsePointer(new TextDecoder().decode(await readWhole(bucket.store, `_contracts/orders/v${major}/current.json`)));
 
 describe('contract-gate publish of a new major', () => {

@@ -53,6 +53,14 @@ describe('a migration document', () => {
     expect(gaps(noOpening)).toEqual(['the "Deprecation timeline" section gives no date before the sunset 2027-01-31 on which the window opens (v1 and the new major published side by side)']);
   });
 
+  it('refuses an old-major sunset that is not after today, and takes it the day before', () => {
+    const at = (iso: string) => ({ ...input(), now: Date.parse(iso) });
+    expect(gaps(V2_DOCUMENT, at('2027-01-31T00:00:00Z'))).toEqual([
+      'the sunset of orders v1 (1.3.0), 2027-01-31, is not after today (2027-01-31): v1 would retire at once, with no window beside the new major; move the sunset in its contract (and the timeline) to a day after the window opens',
+    ]);
+    expect(gaps(V2_DOCUMENT, at('2027-01-30T23:00:00Z'))).toEqual([]);
+  });
+
   it('cannot pass while the old major is active or has no sunset: the contract must say when it ends', () => {
     const active = input(applyEdits(ORDERS_V1, [['version: 1.2.0', 'version: 1.3.0']]));
     expect(gaps(V2_DOCUMENT, active)).toEqual([
