@@ -1,5 +1,6 @@
 import type { Contract } from '../contract/model.js';
 import type { Change, ContractDiff } from './contract-diff.js';
+import { MAX_VERSION_BYTES } from '../registry/registry-layout.js';
 import { skeletonPrompts } from './migration-prompts.js';
 import { markdownSections, withoutComments, type MarkdownLine, type MarkdownSection } from './markdown-sections.js';
 
@@ -165,6 +166,9 @@ export function migrationRefusal(input: MigrationInput, file: MigrationFile, ske
   if (file.text === undefined) {
     return `${input.next.name} ${major} is a new major and needs a migration document: write ${file.path}, naming what changed, the window and the v${input.old.version.major} sunset (start from: ${skeleton})`;
   }
+  // The registry's most, here too: check-compat must not pass a document publish will refuse.
+  const bytes = new TextEncoder().encode(file.text).length;
+  if (bytes > MAX_VERSION_BYTES) return `the migration document ${file.path} of ${input.next.name} ${major} is ${bytes} bytes, more than ${MAX_VERSION_BYTES} (1 MiB), the most the registry keeps: move long material elsewhere and link it`;
   const gaps = migrationGaps(input, file.text);
   return gaps.length === 0 ? undefined : `the migration document ${file.path} of ${input.next.name} ${major} is incomplete: ${gaps.join('; ')}`;
 }

@@ -4,7 +4,7 @@ import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { sha256Hex } from '../storage/content-hash.js';
-import { MAX_VERSION_BYTES, migrationKey, type RegisteredMigration } from './registry-layout.js';
+import { migrationKey, type RegisteredMigration } from './registry-layout.js';
 import { ownMajorFile } from './successor-rule.js';
 
 /**
@@ -28,7 +28,6 @@ export async function judgeMigration(source: MigrationSource, contractPath: stri
   const oldPath = contractPath.replace(/[^\\/]*$/, ownMajorFile(next.name, old.version.major));
   const refusal = migrationRefusal(input, file, `contract-gate diff ${oldPath} ${contractPath} --migration-skeleton ${file.path}`);
   if (refusal !== undefined) return { refusal };
-  if (Buffer.byteLength(file.text ?? '') > MAX_VERSION_BYTES) return { refusal: `the migration document ${file.path} is more than ${MAX_VERSION_BYTES} bytes, the most the registry keeps` };
   return { migration: { path: file.path, text: file.text ?? '' } };
 }
 

@@ -129,6 +129,11 @@ describe('the refusal', () => {
     expect(refusal).toBe('orders v2 is a new major and needs a migration document: write contracts/migrations/orders_v1_to_v2.md, naming what changed, the window and the v1 sunset (start from: contract-gate diff a b --migration-skeleton c)');
   });
 
+  it('refuses a document larger than the registry keeps (1 MiB), as publish would, before reading it', () => {
+    const text = `${V2_DOCUMENT}\n${'x'.repeat(1024 * 1024)}\n`;
+    expect(migrationRefusal(input(), { path: 'm/orders_v1_to_v2.md', text }, '')).toBe(`the migration document m/orders_v1_to_v2.md of orders v2 is ${new TextEncoder().encode(text).length} bytes, more than 1048576 (1 MiB), the most the registry keeps: move long material elsewhere and link it`);
+  });
+
   it('says what an incomplete one lacks, and nothing of a complete one', () => {
     const path = 'contracts/migrations/orders_v1_to_v2.md';
     expect(migrationRefusal(input(), { path, text: '# nothing\n' }, '')).toMatch(/^the migration document contracts\/migrations\/orders_v1_to_v2\.md of orders v2 is incomplete: no "## What changed and why" section/);
