@@ -31,12 +31,15 @@ const MARKER = /todo\(migration\)/i;
 /** A line that only says "later": a section of nothing else is empty. */
 const PLACEHOLDER_WORD = /^(?:tbd|tba|todo|wip|n\/a|na|none|nothing|-+|\.{3}|…|\?+)\.?$/i;
 
-/** The seed's four parts, found by a word of their heading so a team may word them its own way. */
+/**
+ * The seed's four parts, found by a word of their heading so a team may word them its own way: a
+ * word that starts with the stem (change, changes, changed; action, actions; affect, affected).
+ */
 export const TOPICS = {
-  changed: { heading: 'What changed and why', words: /\bchang/i, word: '"changed"' },
-  affected: { heading: 'Affected downstream models', words: /\baffected\b|\bdownstream\b/i, word: '"affected" or "downstream"' },
-  timeline: { heading: 'Deprecation timeline', words: /\btimeline\b|\bwindow\b|\bsunset\b/i, word: '"timeline", "window" or "sunset"' },
-  action: { heading: 'Action required from consumers', words: /\baction\b/i, word: '"action"' },
+  changed: { heading: 'What changed and why', words: /\bchang/i, word: '"change…"' },
+  affected: { heading: 'Affected downstream models', words: /\baffect|\bdownstream/i, word: '"affect…" or "downstream"' },
+  timeline: { heading: 'Deprecation timeline', words: /\btimeline|\bwindow|\bsunset/i, word: '"timeline", "window" or "sunset"' },
+  action: { heading: 'Action required from consumers', words: /\baction/i, word: '"action…"' },
 } as const;
 type Topic = keyof typeof TOPICS;
 
@@ -57,8 +60,9 @@ export function migrationGaps(input: MigrationInput, document: string): string[]
   // A comment does not render: what it says tells a reader nothing.
   const text = withoutComments(document);
   const sections = markdownSections(text);
-  const found = (topic: Topic) => sections.find((s) => TOPICS[topic].words.test(s.title));
-  const gaps = (Object.keys(TOPICS) as Topic[]).flatMap((topic) => sectionGap(topic, found(topic)));
+  const owners = sectionOwners(sections);
+  const found = (topic: Topic) => owners.get(topic);
+  const gaps = (Object.keys(TOPICS) as Topic[]).flatMap((topic) => sectionGap(topic, found(topic), sections));
   const changed = found('changed');
   const timeline = found('timeline');
   if (changed) gaps.push(...unnamedChanges(input.diff, changed));
@@ -77,9 +81,31 @@ export function breakingTerms(diff: ContractDiff): { term: string; changes: Chan
   return [...terms].map(([term, changes]) => ({ term, changes }));
 }
 
-function sectionGap(topic: Topic, section: MarkdownSection | undefined): string[] {
+/**
+ * One heading per part: a heading that names several ("Changed, affected, timeline, action") is one
+ * section, not four. A heading naming one part only is taken first; then the first one left.
+ */
+function sectionOwners(sections: readonly MarkdownSection[]): Map<Topic, MarkdownSection> {
+  const topics = Object.keys(TOPICS) as Topic[];
+  const matches = (s: MarkdownSection) => topics.filter((t) => TOPICS[t].words.test(s.title));
+  const owners = new Map<Topic, MarkdownSection>();
+  const taken = new Set<MarkdownSection>();
+  for (const single of [true, false]) {
+    for (const topic of topics) {
+      const section = owners.has(topic) ? undefined : sections.find((s) => !taken.has(s) && matches(s).includes(topic) && (!single || matches(s).length === 1));
+      if (section) [owners.set(topic, section), taken.add(section)];
+    }
+  }
+  return owners;
+}
+
+function sectionGap(topic: Topic, section: MarkdownSection | undefined, sections: readonly MarkdownSection[]): string[] {
   const { heading, word } = TOPICS[topic];
-  if (!section) return [`no "## ${heading}" section (a heading with ${word})`];
+  if (!section) {
+    const shared = sections.find((s) => TOPICS[topic].words.test(s.title));
+    const own = shared ? `; "${shared.title}" (line ${shared.line}) is another part's heading: each part needs a heading of its own` : '';
+    return [`no "## ${heading}" section (a heading with ${word})${own}`];
+  }
   return section.body.some((l) => !isPlaceholderLine(l.text)) ? [] : [`the "${section.title}" section (line ${section.line}) is empty`];
 }
 

@@ -34,7 +34,7 @@ describe('a migration document', () => {
 
   it('needs each of the seed\'s four sections, found by a word of its heading, and none empty', () => {
     const noAction = V2_DOCUMENT.slice(0, V2_DOCUMENT.indexOf('## Action'));
-    expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action")']);
+    expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action…")']);
     const emptyModels = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.\n', '');
     expect(gaps(emptyModels)).toEqual(['the "Affected downstream models" section (line 8) is empty']);
     const tbd = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.', '- **TBD**\n\nn/a').replace('- Read coupons from coupons v1; deduplicate orders on (order_id, updated_at).', '...');
@@ -71,10 +71,27 @@ describe('a migration document', () => {
   it('counts nothing inside an HTML comment, which does not render: not a name, a heading or a date', () => {
     const hidden = V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '<!-- coupon -->\n').replace('## Action required from consumers', '<!--\n## Action required from consumers');
     expect(gaps(hidden)).toEqual([
-      'no "## Action required from consumers" section (a heading with "action")',
+      'no "## Action required from consumers" section (a heading with "action…")',
       'the "What changed and why" section does not name the breaking change diff finds: coupon (column_removed)',
     ]);
     expect(gaps(V2_DOCUMENT.replace('# orders v1 to v2', '# orders v1 to v2 <!-- draft, sunset 2027-03-01 -->'))).toEqual([]);
+  });
+
+  it('needs a heading of its own for each section: one heading naming all four is one section', () => {
+    const one = '## Changed, affected, timeline, action\ncoupon and grain. Window opens 2027-01-10; v1 sunset 2027-01-31. stg_orders.\n';
+    expect(gaps(one).slice(0, 3)).toEqual([
+      'no "## Affected downstream models" section (a heading with "affect…" or "downstream"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+      'no "## Deprecation timeline" section (a heading with "timeline", "window" or "sunset"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+      'no "## Action required from consumers" section (a heading with "action…"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+    ]);
+  });
+
+  it('matches a heading word by its stem and reads setext headings', () => {
+    const stems = V2_DOCUMENT.replace('## What changed and why', '## Changes').replace('## Action required from consumers', '## Consumer actions').replace('## Affected downstream models', '## Models it affects');
+    expect(gaps(stems)).toEqual([]);
+    const setext = V2_DOCUMENT.replace(/^## (.*)$/gm, (_, title: string) => `${title}\n${'-'.repeat(title.length)}`).replace('# orders v1 to v2', 'orders v1 to v2\n===============');
+    expect(gaps(setext)).toEqual([]);
+    expect(markdownSections('Title\n=====\n- item\n---\ntext\n').map((s) => [s.title, s.level, s.line])).toEqual([['Title', 1, 1]]);
   });
 
   it('reads headings in fenced code as code', () => {
