@@ -11,6 +11,7 @@ import { compatJunit } from '../report/compat-junit.js';
 import { formatAnnotations } from '../report/github-annotations.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { loadOptionsFrom } from './load-options.js';
+import { parseNow } from './parse-now.js';
 import { CHECK_COMPAT_USAGE, COMMAND_HELP } from './usage.js';
 
 const run = promisify(execFile);
@@ -43,6 +44,7 @@ export async function checkCompatCommand(args: string[], io: CliIo): Promise<num
   const format = FORMATS.find((f) => f === values.format);
   if (!format) throw new GateError('bad_arguments', `--format must be one of ${FORMATS.join(', ')}, not "${values.format}"`);
   const options = loadOptionsFrom(values);
+  const now = parseNow(values.now);
   const dir = positionals[0] ?? 'contracts';
   await requireDirectory(dir);
   const git = gitIn(dir);
@@ -52,7 +54,7 @@ export async function checkCompatCommand(args: string[], io: CliIo): Promise<num
   const base = await resolveBase(git, values.base);
   const [baseFiles, headFiles] = await Promise.all([readBaseFiles(git, base.commit), readHeadFiles(dir)]);
   const migrations = await readMigrations(values.migrations ?? join(dir, 'migrations'));
-  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles, options, migrations });
+  const verdicts = checkContractFiles({ dir, base: baseFiles, head: headFiles, options, migrations, now });
   const title = `check-compat ${dir} against ${base.description}`;
   io.stdout(await formatRun({ dir, title, verdicts, head: headFiles, options, git }, format));
   return verdicts.every((v) => v.ok) ? EXIT.ok : EXIT.violated;

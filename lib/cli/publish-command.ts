@@ -11,6 +11,7 @@ import { s3ObjectStore } from '../storage/s3-object-store.js';
 import { EXIT, type CliIo } from './cli-io.js';
 import { readContractPaths } from '../storage/contract-paths.js';
 import { loadOptionsFrom } from './load-options.js';
+import { parseNow } from './parse-now.js';
 import { COMMAND_HELP, PUBLISH_USAGE } from './usage.js';
 
 /**
@@ -26,7 +27,7 @@ export async function publishCommand(args: string[], io: CliIo): Promise<number>
   const files = await readContractPaths(positionals.length > 0 ? positionals : ['contracts']);
   const store = s3ObjectStore({ client: createS3Client({ endpoint: values.endpoint }), bucket });
   const migrations = migrationFiles(values.migrations);
-  const outcomes = await registerContracts(store, files, { prefix, loadOptions, now: Date.now(), migrations, ...(values.by ? { by: values.by } : {}) });
+  const outcomes = await registerContracts(store, files, { prefix, loadOptions, now: parseNow(values.now), migrations, ...(values.by ? { by: values.by } : {}) });
   io.stdout(values.format === 'json' ? `${JSON.stringify({ registry: `${store.location}/${prefix}`, outcomes }, null, 2)}\n` : formatRegistration(outcomes));
   return outcomes.some((o) => o.status === 'refused') ? EXIT.violated : EXIT.ok;
 }

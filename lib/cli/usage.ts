@@ -100,7 +100,7 @@ export const COMMAND_HELP = {
     exits: [[0, 'published (with --no-wait: uploaded)'], [1, 'quarantined or refused by the gate'], [2, 'bad input (no contract registered, files not in produces.format) or an upload error'], [3, 'no decision within the timeout']],
   },
   publish: {
-    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--migrations <dir>] [--by <who>] [--format text|json]',
+    usage: 'contract-gate publish [<contract or dir>...] --to s3://<bucket>[/<registry prefix>/] [--endpoint <url>] [--migrations <dir>] [--by <who>] [--now <ISO-8601>] [--format text|json]',
     summary: "register contract files on the gate's bucket, refusing a change that needs a bigger version bump than it declares",
     operands: [['<contract or dir>...', 'contract files, or directories whose *.yaml files directly in them are contracts (default: ./contracts)']],
     options: {
@@ -108,6 +108,7 @@ export const COMMAND_HELP = {
       endpoint: ENDPOINT,
       migrations: { ...MIGRATIONS, help: `${MIGRATIONS.help}; a complete one is stored beside the version, its SHA-256 in the pointer`, defaultText: "migrations/ beside each contract file" },
       by: { type: 'string', value: '<who>', help: 'who registers, kept in the pointer', defaultText: 'not recorded' },
+      now: { ...NOW, help: "today for a new major's migration document (the old major's sunset must be after it) and the pointer's registered_at, e.g. 2026-11-30T06:00:00Z" },
       format: { type: 'string', default: 'text', value: 'text|json', help: 'a line per file, or the outcomes as JSON' },
       ...ODCS_DEFAULTS,
     },
@@ -181,12 +182,13 @@ export const COMMAND_HELP = {
     exits: [[0, 'the declared bump is enough'], [1, 'the declared bump is too small'], [2, `${CANNOT_RUN}, a --migration-skeleton file that exists`]],
   },
   'check-compat': {
-    usage: 'contract-gate check-compat [--base <git-ref>] [--migrations <dir>] [--format text|junit|github] [<dir>]',
+    usage: 'contract-gate check-compat [--base <git-ref>] [--migrations <dir>] [--now <ISO-8601>] [--format text|junit|github] [<dir>]',
     summary: 'judge every contract file changed since a git base (what CI runs)',
     operands: [['<dir>', 'the contract directory, inside a git work tree (default: contracts)']],
     options: {
       base: { type: 'string', value: '<git-ref>', help: 'compare with the merge-base of HEAD and this ref', defaultText: 'origin/main or main, else HEAD~1' },
       migrations: MIGRATIONS,
+      now: { ...NOW, help: "today for a new major's migration document: the old major's sunset must be after it, e.g. 2026-11-30T06:00:00Z" },
       format: { type: 'string', default: 'text', value: 'text|junit|github', help: 'verdicts as lines, JUnit XML, or GitHub Actions annotations' },
       ...ODCS_DEFAULTS,
     },

@@ -19,6 +19,8 @@ export interface ContractFiles {
    * directory. A new major without a good one fails. @default none, in `<dir>/migrations`
    */
   readonly migrations?: { readonly dir: string; readonly texts: ReadonlyMap<string, string> };
+  /** Epoch milliseconds of the check: a new major's old-major sunset must be after it. @default dates not held against today */
+  readonly now?: number;
 }
 
 export interface FileVerdict {
@@ -73,7 +75,7 @@ function migrationCheck(files: ContractFiles, previous: { file: string; contract
   const path = `${dir}/${name}`;
   const text = files.migrations?.texts.get(name);
   const skeleton = `contract-gate diff ${files.dir}/${previous.file} ${files.dir}/${file} --migration-skeleton ${path}`;
-  return migrationRefusal({ old: previous.contract, next, diff }, { path, ...(text === undefined ? {} : { text }) }, skeleton);
+  return migrationRefusal({ old: previous.contract, next, diff, ...(files.now === undefined ? {} : { now: files.now }) }, { path, ...(text === undefined ? {} : { text }) }, skeleton);
 }
 
 /** v(N-1) beside an added vN, as it is now or else at the base: for information only. */

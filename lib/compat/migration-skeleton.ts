@@ -1,4 +1,5 @@
 import { breakingTerms, PLACEHOLDER, TOPICS, type MigrationInput } from './migration-document.js';
+import { skeletonPrompts } from './migration-prompts.js';
 
 /**
  * The migration document as far as the contracts tell it: the seed's four headings, the breaking
@@ -9,6 +10,7 @@ import { breakingTerms, PLACEHOLDER, TOPICS, type MigrationInput } from './migra
 export function migrationSkeleton(input: MigrationInput): string {
   const { old, next } = input;
   const [from, to] = [old.version.major, next.version.major];
+  const ask = skeletonPrompts(from, to);
   return [
     `# Migration: ${next.name} v${from} → v${to}`,
     '',
@@ -19,22 +21,22 @@ export function migrationSkeleton(input: MigrationInput): string {
     '',
     ...changedLines(input),
     '',
-    `Why: ${PLACEHOLDER} why v${to} changes this, and what it gives that v${from} could not.`,
+    `Why: ${PLACEHOLDER} ${ask.why}`,
     '',
     `## ${TOPICS.affected.heading}`,
     '',
     hitLine(input),
     '',
-    `- ${PLACEHOLDER} the downstream models (dbt models, dashboards, exports) that read what changed.`,
+    `- ${PLACEHOLDER} ${ask.models}`,
     '',
     `## ${TOPICS.timeline.heading}`,
     '',
-    `- Window opens: ${PLACEHOLDER} YYYY-MM-DD, the day v${to} is first published; v${from} and v${to} are published side by side from then.`,
+    `- Window opens: ${PLACEHOLDER} ${ask.opens}, the day v${to} is first published; v${from} and v${to} are published side by side from then.`,
     sunsetLine(input),
     '',
     `## ${TOPICS.action.heading}`,
     '',
-    `- ${PLACEHOLDER} what each consumer changes to read v${to}, and by when (before the sunset).`,
+    `- ${PLACEHOLDER} ${ask.action}`,
     '',
   ].join('\n');
 }
@@ -62,5 +64,5 @@ function sunsetLine(input: MigrationInput): string {
   if (old.status === 'deprecated' && old.sunset !== undefined) {
     return `- ${v} sunset: ${old.sunset} (the \`sunset\` of ${old.name} ${old.version.text}): from that day the gate quarantines every ${v} drop.`;
   }
-  return `- ${v} sunset: ${PLACEHOLDER} set status: deprecated and sunset: YYYY-MM-DD in the ${v} contract, then give the same date here.`;
+  return `- ${v} sunset: ${PLACEHOLDER} ${skeletonPrompts(old.version.major, input.next.version.major).sunset}`;
 }

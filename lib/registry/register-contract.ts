@@ -7,10 +7,10 @@ import { formatProblem } from '../contract/problems.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { readPointer, readRegisteredText, pointerListing, type PointerRead } from './registry-objects.js';
-import { DEFAULT_REGISTRY_PREFIX, pointerKey, versionKey, type RegisteredMigration, type RegistryPointer } from './registry-layout.js';
+import { DEFAULT_REGISTRY_PREFIX, migrationKey, pointerKey, versionKey, type RegisteredMigration, type RegistryPointer } from './registry-layout.js';
 import { isOwnMajorFile, judgeSuccessor, ownMajorFile, parseVersion, refusalReason } from './successor-rule.js';
 import { sha256Hex } from '../storage/content-hash.js';
-import { judgeMigration, storeMigration, type MigrationSource, type MigrationToStore } from './register-migration.js';
+import { judgeMigration, migrationDrift, storeMigration, type MigrationSource, type MigrationToStore } from './register-migration.js';
 
 export interface ContractFileToRegister {
   /** How messages name the file, e.g. `contracts/orders.v1.yaml`; its base name is kept in the pointer. */
@@ -108,11 +108,11 @@ async function againstCurrent(context: Registration, pointer: RegistryPointer): 
   if (pointer.sha256 === '') return refuse(context, `${store.location}/${pointer.key} is not a registry pointer; the registry needs repair before anything is registered for ${contract.name} v${contract.version.major}`);
   if (pointer.version === contract.version.text) {
     return pointer.sha256 === context.sha256
-      ? outcome(context, 'unchanged', `already registered as ${contract.name} ${contract.version.text}`)
+      ? unchanged(context, pointer, `already registered as ${contract.name} ${contract.version.text}`)
       : refuse(context, `${contract.name} ${contract.version.text} is registered with other content; a registered version is never rewritten: bump the version`);
   }
   // Only below the version in force: a higher version's object may be a registration cut short.
-  const earlier = declaredBump(parseVersion(pointer.version), contract.version) === 'version_decreased' ? await registeredAs(context) : undefined;
+  const earlier = declaredBump(parseVersion(pointer.version), contract.version) === 'version_decreased' ? await registeredAs(context, pointer) : undefined;
   if (earlier) return earlier;
   const registered = await readRegisteredText(store, pointer);
   if ('problem' in registered) return refuse(context, `the version in force cannot be read to compare against: ${registered.problem}`);
@@ -124,12 +124,21 @@ async function againstCurrent(context: Registration, pointer: RegistryPointer): 
 }
 
 /** A version registered before, no longer in force: the same bytes are a no-op, others a rewrite. */
-async function registeredAs(context: Registration): Promise<RegisterOutcome | undefined> {
+async function registeredAs(context: Registration, pointer: RegistryPointer): Promise<RegisterOutcome | undefined> {
   const { contract } = context;
   const bytes = await readWhole(context.store, versionKey(context.prefix, contract.name, contract.version.major, contract.version.text));
   if (!bytes) return undefined;
-  if (sha256Hex(bytes) === context.sha256) return outcome(context, 'unchanged', `already registered as ${contract.name} ${contract.version.text} (a newer version is in force)`);
+  if (sha256Hex(bytes) === context.sha256) return unchanged(context, pointer, `already registered as ${contract.name} ${contract.version.text} (a newer version is in force)`);
   return refuse(context, `${contract.name} ${contract.version.text} is registered with other content; a registered version is never rewritten: bump the version`);
+}
+
+/** The same bytes again are a no-op, unless the version came with a document and the local one is another. */
+async function unchanged(context: Registration, pointer: RegistryPointer, reason: string): Promise<RegisterOutcome> {
+  const { contract, options, prefix } = context;
+  const stored = pointer.migration;
+  if (!options.migrations || !stored || stored.key !== migrationKey(prefix, contract.name, contract.version.major, contract.version.text)) return outcome(context, 'unchanged', reason);
+  const drift = await migrationDrift(options.migrations, context.file.path, contract, stored, context.store.location);
+  return drift === undefined ? outcome(context, 'unchanged', reason) : refuse(context, drift);
 }
 
 /** A first version of a major: a new major of a known dataset must come in a file of its own. */
@@ -147,7 +156,7 @@ async function asNewMajor(context: Registration): Promise<Judged> {
   if (!old) return {};
   const diff = { against: `${contract.name} ${old.version.text} (the previous major, for information)`, result: judgeSuccessor(old, contract) };
   if (!context.options.migrations) return { diff };
-  const judged = await judgeMigration(context.options.migrations, context.file.path, old, contract, diff.result);
+  const judged = await judgeMigration(context.options.migrations, context.file.path, { old, next: contract, diff: diff.result, now: context.options.now });
   return 'refusal' in judged ? { ...refuse(context, judged.refusal), diff } : { diff, migration: judged.migration };
 }
 

@@ -4,7 +4,7 @@ import type { Contract } from '../contract/model.js';
 import { GateError } from '../errors.js';
 import { readWhole, type ObjectStore } from '../storage/object-store.js';
 import { sha256Hex } from '../storage/content-hash.js';
-import { MAX_VERSION_BYTES, migrationKey, type RegisteredMigration } from './registry-layout.js';
+import { migrationKey, type RegisteredMigration } from './registry-layout.js';
 import { ownMajorFile } from './successor-rule.js';
 
 /**
@@ -21,14 +21,27 @@ export interface MigrationToStore {
 }
 
 /** The first version of a new major of a registered dataset: its document, or why it is refused. */
-export async function judgeMigration(source: MigrationSource, contractPath: string, old: Contract, next: Contract, diff: ContractDiff): Promise<{ refusal: string } | { migration: MigrationToStore }> {
+export async function judgeMigration(source: MigrationSource, contractPath: string, input: { old: Contract; next: Contract; diff: ContractDiff; now: number }): Promise<{ refusal: string } | { migration: MigrationToStore }> {
+  const { old, next } = input;
   const file = await source(contractPath, migrationFileName(next.name, old.version.major, next.version.major));
   // The old major's file, where a repository keeps it: beside the new one.
   const oldPath = contractPath.replace(/[^\\/]*$/, ownMajorFile(next.name, old.version.major));
-  const refusal = migrationRefusal({ old, next, diff }, file, `contract-gate diff ${oldPath} ${contractPath} --migration-skeleton ${file.path}`);
+  const refusal = migrationRefusal(input, file, `contract-gate diff ${oldPath} ${contractPath} --migration-skeleton ${file.path}`);
   if (refusal !== undefined) return { refusal };
-  if (Buffer.byteLength(file.text ?? '') > MAX_VERSION_BYTES) return { refusal: `the migration document ${file.path} is more than ${MAX_VERSION_BYTES} bytes, the most the registry keeps` };
   return { migration: { path: file.path, text: file.text ?? '' } };
+}
+
+/**
+ * A version registered with a document, published again: the local document must be the one
+ * stored, or the repository and the registry tell consumers different plans. No local document
+ * (deleted once published) is no conflict. Undefined when they agree.
+ */
+export async function migrationDrift(source: MigrationSource, contractPath: string, next: Contract, stored: RegisteredMigration, location: string): Promise<string | undefined> {
+  const local = await source(contractPath, stored.file);
+  if (local.text === undefined) return undefined;
+  const sha256 = sha256Hex(local.text);
+  if (sha256 === stored.sha256) return undefined;
+  return `${next.name} ${next.version.text} is registered with the migration document ${location}/${stored.key} (SHA-256 ${stored.sha256.slice(0, 12)}), which differs from ${local.path} (SHA-256 ${sha256.slice(0, 12)}): a registered document is never rewritten: publish the same document, or bump the version`;
 }
 
 /**

@@ -22,6 +22,9 @@ function lineOf(text: string, part: string): number {
 }
 
 /** Runs the command in-process and maps a thrown GateError to exit 2, as runCli does. */
+/** A day inside the fixture's window: v1's sunset, 2027-01-31, is still ahead. */
+const BEFORE_SUNSET = '2026-12-01T00:00:00Z';
+
 async function run(args: string[]) {
   let stdout = '';
   const io: CliIo = { stdout: (t) => void (stdout += t), stderr: () => undefined, isTTY: false };
@@ -88,10 +91,22 @@ describe('contract-gate check-compat', () => {
     mkdirSync(join(contracts, 'migrations'));
     writeFileSync(join(contracts, 'migrations', 'orders_v1_to_v2.md'), V2_DOCUMENT);
     commit(repo, 'v2');
-    const { code, stdout } = await run(['--base', 'main', contracts]);
+    const { code, stdout } = await run(['--base', 'main', '--now', BEFORE_SUNSET, contracts]);
     expect(code).toBe(0);
     expect(stdout).toContain('PASS orders.v2.yaml (added): a new contract, orders 2.0.0, that loads');
     expect(stdout).toContain('against orders.v1.yaml, for information (needs a major bump, declares major: OK):');
+  });
+
+  it('fails a new v2 whose v1 sunset is already past by --now: v1 would retire at once, with no window', async () => {
+    const { repo, contracts } = producerRepo();
+    writeFileSync(join(contracts, 'orders.v1.yaml'), DEPRECATED_V1);
+    writeFileSync(join(contracts, 'orders.v2.yaml'), V2_WITH_GRAIN);
+    mkdirSync(join(contracts, 'migrations'));
+    writeFileSync(join(contracts, 'migrations', 'orders_v1_to_v2.md'), V2_DOCUMENT);
+    commit(repo, 'v2 after the sunset');
+    const { code, stdout } = await run(['--base', 'main', '--now', '2027-02-01T09:00:00Z', contracts]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('is incomplete: the sunset of orders v1 (1.3.0), 2027-01-31, is not after today (2027-02-01): v1 would retire at once');
   });
 
   it('fails a new v2 file without its migration document, naming the file to write', async () => {
@@ -117,7 +132,7 @@ describe('contract-gate check-compat', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain(`FAIL orders.v2.yaml (added): the migration document ${docs}/orders_v1_to_v2.md of orders v2 is incomplete: line 15 gives the sunset as 2027-02-28, but the sunset of orders v1 (1.3.0) is 2027-01-31`);
     writeFileSync(join(docs, 'orders_v1_to_v2.md'), V2_DOCUMENT);
-    expect((await run(['--base', 'main', '--migrations', docs, contracts])).code).toBe(0);
+    expect((await run(['--base', 'main', '--migrations', docs, '--now', BEFORE_SUNSET, contracts])).code).toBe(0);
   });
 
   it('fails a deleted contract file and says to retire it instead', async () => {

@@ -23,7 +23,8 @@ function producer(document?: string): { contracts: string; v1: string; v2: strin
   return { contracts, v1, v2, doc };
 }
 
-const publish = (...args: string[]) => runCaptured('publish', ...args, '--to', 's3://lake', '--endpoint', bucket.endpoint);
+/** Pinned inside the fixture's window: v1's sunset, 2027-01-31, is still ahead. */
+const publish = (...args: string[]) => runCaptured('publish', ...args, '--to', 's3://lake', '--endpoint', bucket.endpoint, ...(args.includes('--now') ? [] : ['--now', '2026-12-01T00:00:00Z']));
 const pointer = async (major: number) => parsePointer(new TextDecoder().decode(await readWhole(bucket.store, `_contracts/orders/v${major}/current.json`)));
 
 describe('contract-gate publish of a new major', () => {
@@ -57,6 +58,18 @@ describe('contract-gate publish of a new major', () => {
     const filled = await publish(contracts);
     expect(filled.stdout).toContain('unchanged   orders 1.3.0');
     expect(filled.code).toBe(0);
+  });
+
+  it('refuses to publish a registered v2 again with another migration document, naming both and their SHA-256', async () => {
+    const { contracts, doc } = producer(V2_DOCUMENT);
+    expect((await publish(contracts)).code).toBe(0);
+    const edited = V2_DOCUMENT.replace('stg_orders, ', 'stg_orders, fct_margin, ');
+    writeFileSync(doc, edited);
+    const { code, stdout } = await publish(contracts);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`orders 2.0.0 is registered with the migration document s3://lake/_contracts/orders/v2/2.0.0.migration.md (SHA-256 ${sha256Hex(V2_DOCUMENT).slice(0, 12)}), which differs from ${doc} (SHA-256 ${sha256Hex(edited).slice(0, 12)}): a registered document is never rewritten: publish the same document, or bump the version`);
+    writeFileSync(doc, V2_DOCUMENT);
+    expect((await publish(contracts)).code).toBe(0);
   });
 
   it('takes the documents from --migrations, and asks none of a later minor of v2', async () => {

@@ -34,9 +34,11 @@ describe('a migration document', () => {
 
   it('needs each of the seed\'s four sections, found by a word of its heading, and none empty', () => {
     const noAction = V2_DOCUMENT.slice(0, V2_DOCUMENT.indexOf('## Action'));
-    expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action")']);
+    expect(gaps(noAction)).toEqual(['no "## Action required from consumers" section (a heading with "action…")']);
     const emptyModels = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.\n', '');
     expect(gaps(emptyModels)).toEqual(['the "Affected downstream models" section (line 8) is empty']);
+    const tbd = V2_DOCUMENT.replace('- stg_orders, fct_revenue, dim_coupons.', '- **TBD**\n\nn/a').replace('- Read coupons from coupons v1; deduplicate orders on (order_id, updated_at).', '...');
+    expect(gaps(tbd)).toEqual(['the "Affected downstream models" section (line 8) is empty', 'the "Action required from consumers" section (line 19) is empty']);
     const ownWords = V2_DOCUMENT.replace('## What changed and why', '## Changes').replace('## Deprecation timeline', '### The window');
     expect(gaps(ownWords)).toEqual([]);
   });
@@ -51,11 +53,45 @@ describe('a migration document', () => {
     expect(gaps(noOpening)).toEqual(['the "Deprecation timeline" section gives no date before the sunset 2027-01-31 on which the window opens (v1 and the new major published side by side)']);
   });
 
+  it('refuses an old-major sunset that is not after today, and takes it the day before', () => {
+    const at = (iso: string) => ({ ...input(), now: Date.parse(iso) });
+    expect(gaps(V2_DOCUMENT, at('2027-01-31T00:00:00Z'))).toEqual([
+      'the sunset of orders v1 (1.3.0), 2027-01-31, is not after today (2027-01-31): v1 would retire at once, with no window beside the new major; move the sunset in its contract (and the timeline) to a day after the window opens',
+    ]);
+    expect(gaps(V2_DOCUMENT, at('2027-01-30T23:00:00Z'))).toEqual([]);
+  });
+
   it('cannot pass while the old major is active or has no sunset: the contract must say when it ends', () => {
     const active = input(applyEdits(ORDERS_V1, [['version: 1.2.0', 'version: 1.3.0']]));
     expect(gaps(V2_DOCUMENT, active)).toEqual([
       'orders v1 (1.3.0) is active with no sunset: set status: deprecated and sunset: YYYY-MM-DD in its contract, the day the gate retires it, and give that date in the timeline',
     ]);
+  });
+
+  it('counts nothing inside an HTML comment, which does not render: not a name, a heading or a date', () => {
+    const hidden = V2_DOCUMENT.replace(/^- `coupon`.*\n/m, '<!-- coupon -->\n').replace('## Action required from consumers', '<!--\n## Action required from consumers');
+    expect(gaps(hidden)).toEqual([
+      'no "## Action required from consumers" section (a heading with "action…")',
+      'the "What changed and why" section does not name the breaking change diff finds: coupon (column_removed)',
+    ]);
+    expect(gaps(V2_DOCUMENT.replace('# orders v1 to v2', '# orders v1 to v2 <!-- draft, sunset 2027-03-01 -->'))).toEqual([]);
+  });
+
+  it('needs a heading of its own for each section: one heading naming all four is one section', () => {
+    const one = '## Changed, affected, timeline, action\ncoupon and grain. Window opens 2027-01-10; v1 sunset 2027-01-31. stg_orders.\n';
+    expect(gaps(one).slice(0, 3)).toEqual([
+      'no "## Affected downstream models" section (a heading with "affect…" or "downstream"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+      'no "## Deprecation timeline" section (a heading with "timeline", "window" or "sunset"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+      'no "## Action required from consumers" section (a heading with "action…"); "Changed, affected, timeline, action" (line 1) is another part\'s heading: each part needs a heading of its own',
+    ]);
+  });
+
+  it('matches a heading word by its stem and reads setext headings', () => {
+    const stems = V2_DOCUMENT.replace('## What changed and why', '## Changes').replace('## Action required from consumers', '## Consumer actions').replace('## Affected downstream models', '## Models it affects');
+    expect(gaps(stems)).toEqual([]);
+    const setext = V2_DOCUMENT.replace(/^## (.*)$/gm, (_, title: string) => `${title}\n${'-'.repeat(title.length)}`).replace('# orders v1 to v2', 'orders v1 to v2\n===============');
+    expect(gaps(setext)).toEqual([]);
+    expect(markdownSections('Title\n=====\n- item\n---\ntext\n').map((s) => [s.title, s.level, s.line])).toEqual([['Title', 1, 1]]);
   });
 
   it('reads headings in fenced code as code', () => {
@@ -77,6 +113,21 @@ describe('the migration skeleton', () => {
     ]);
   });
 
+  it('is refused with its markers deleted but its questions left, listing each line still asking', () => {
+    const lazy = migrationSkeleton(input()).replace(/TODO\(migration\) /g, '').replace('YYYY-MM-DD', '2027-01-10');
+    expect(gaps(lazy)).toEqual([
+      '3 lines of the skeleton left as it asks, not answered (write what it asks for): ' +
+        'line 13: "Why: why v2 changes this, and what it gives that v1 could not."; ' +
+        'line 19: "- the downstream models (dbt models, dashboards, exports) that read what changed."; ' +
+        'line 28: "- what each consumer changes to read v2, and by when (before the sunset)."',
+    ]);
+    expect(gaps(migrationSkeleton(input()).replace(/TODO\(migration\) /g, ''))).toContainEqual(expect.stringMatching(/^4 lines of the skeleton .* line 23: "- Window opens: YYYY-MM-DD, the day v2/));
+  });
+
+  it('takes the marker in any case as a placeholder left to write', () => {
+    expect(gaps(fillSkeleton(migrationSkeleton(input())).replace('stg_orders, fct_revenue.', 'todo(migration) fill in'))).toEqual(['1 TODO(migration) placeholder left to write (line 19)']);
+  });
+
   it('passes its own check once the placeholders are filled', () => {
     expect(gaps(fillSkeleton(migrationSkeleton(input())))).toEqual([]);
   });
@@ -93,6 +144,11 @@ describe('the refusal', () => {
   it('names the file to write and the command that starts it when there is none', () => {
     const refusal = migrationRefusal(input(), { path: 'contracts/migrations/orders_v1_to_v2.md' }, 'contract-gate diff a b --migration-skeleton c');
     expect(refusal).toBe('orders v2 is a new major and needs a migration document: write contracts/migrations/orders_v1_to_v2.md, naming what changed, the window and the v1 sunset (start from: contract-gate diff a b --migration-skeleton c)');
+  });
+
+  it('refuses a document larger than the registry keeps (1 MiB), as publish would, before reading it', () => {
+    const text = `${V2_DOCUMENT}\n${'x'.repeat(1024 * 1024)}\n`;
+    expect(migrationRefusal(input(), { path: 'm/orders_v1_to_v2.md', text }, '')).toBe(`the migration document m/orders_v1_to_v2.md of orders v2 is ${new TextEncoder().encode(text).length} bytes, more than 1048576 (1 MiB), the most the registry keeps: move long material elsewhere and link it`);
   });
 
   it('says what an incomplete one lacks, and nothing of a complete one', () => {
