@@ -63,7 +63,16 @@ export function readDbtSchema(text: string): { readonly root?: Entry; readonly e
 
 function finding(what: string, found: Entry | undefined, generated: Entry | undefined): string | undefined {
   if (found === undefined) return `${what} is missing`;
-  return sameValue(found, generated) ? undefined : `${what} differs`;
+  if (sameValue(found, generated)) return undefined;
+  const why = [switchedOff(found)].filter((reason) => reason !== undefined);
+  return why.length === 0 ? `${what} differs` : `${what} differs: ${why.join('; ')}`;
+}
+
+/** A committed `config.enabled` other than true (ownedOf drops `true`): dbt runs none of the entry's tests. */
+function switchedOff(entry: Entry): string | undefined {
+  const enabled = valueAt(entry, ['config', 'enabled']);
+  if (enabled === undefined) return undefined;
+  return `config.enabled is ${JSON.stringify(enabled)}, which can switch off all its tests (the export owns it: leave it out, or true)`;
 }
 
 /** Deep equality of parsed YAML values (mappings whatever their key order); cheaper than printing both. */

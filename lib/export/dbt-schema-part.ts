@@ -14,12 +14,14 @@ export type KeyPath = readonly string[];
  * source's schema or database) is the user's, kept by `--write` and ignored by `--check`. The
  * model's columns are the contract's: matched by name, in any order, none added or missing.
  * `tests` is owned with `data_tests`, its older name, so a test cannot hide under it.
+ * `config.enabled` is owned because `false` (or a Jinja expression) switches every test off; the
+ * export never writes it, so only absent or `true` matches.
  */
 export const OWNED = {
-  model: [['name'], ['description'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests']],
+  model: [['name'], ['description'], ['config', 'enabled'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests']],
   column: [['name'], ['description'], ['data_type'], ['constraints'], ['data_tests'], ['tests'], ['meta', 'contract_gate']],
-  source: [['name'], ['description']],
-  table: [['name'], ['description'], ['external', 'location'], ['loaded_at_field'], ['freshness']],
+  source: [['name'], ['description'], ['config', 'enabled']],
+  table: [['name'], ['description'], ['config', 'enabled'], ['external', 'location'], ['loaded_at_field'], ['freshness']],
 } as const satisfies Record<string, readonly KeyPath[]>;
 
 export type Entry = Record<string, unknown>;
@@ -55,7 +57,8 @@ export function ownedOf(entry: Entry, paths: readonly KeyPath[]): Entry {
   const owned: Entry = {};
   for (const path of paths) {
     const value = valueAt(entry, path);
-    if (value === undefined) continue;
+    // `enabled: true` is dbt's default: the same as absent.
+    if (value === undefined || (path.at(-1) === 'enabled' && value === true)) continue;
     const key = path.at(-1)!;
     // `tests` reads as `data_tests` when it stands alone, as dbt reads it.
     const name = key === 'tests' && valueAt(entry, ['data_tests']) === undefined ? 'data_tests' : key;

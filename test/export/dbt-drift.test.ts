@@ -49,6 +49,22 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     expect(drift.diff).not.toBe('');
   });
 
+  it.each<[string, (file: any) => void, string]>([
+    ['a disabled model', (f) => (f.models[0].config.enabled = false), 'model orders differs: config.enabled is false'],
+    ['a model enabled only off prod', (f) => (f.models[0].config.enabled = "{{ target.name != 'prod' }}"), 'model orders differs: config.enabled is "{{ target.name != \'prod\' }}"'],
+    ['a disabled source table', (f) => (f.sources[0].tables[0].config = { enabled: false }), 'source table published.orders_v1 differs: config.enabled is false'],
+    ['a disabled source', (f) => (f.sources[0].config = { enabled: false }), 'source published differs: config.enabled is false'],
+  ])('catches %s: config.enabled other than true switches its tests off', (_case, change, finding) => {
+    const drift = driftOf(edited(change));
+    expect(drift.findings).toHaveLength(1);
+    expect(drift.findings[0]).toContain(finding);
+    expect(drift.diff).toContain('enabled:');
+  });
+
+  it('takes config.enabled: true as the default it is', () => {
+    expect(driftOf(edited((f) => ((f.models[0].config.enabled = true), (f.sources[0].config = { enabled: true })))).upToDate).toBe(true);
+  });
+
   it('catches a description the contract no longer has: an owned key is owned even when not written', () => {
     const withoutDescription = { ...orders, description: undefined };
     expect(dbtDrift(withoutDescription, readDbtSchema(GENERATED).root).findings).toEqual(['model orders differs', 'source table published.orders_v1 differs']);

@@ -88,6 +88,15 @@ describe('mergeDbtSchema: --write', () => {
     expect(dbtDrift(customers, readDbtSchema(both).root).upToDate).toBe(true);
   });
 
+  it('switches the generated tests back on, leaving the rest of the config', () => {
+    const text = GENERATED.replace('    config:\n', '    config:\n      enabled: false\n      materialized: table\n')
+      .replace('  - name: published\n', '  - name: published\n    config: { enabled: false }\n');
+    const merged = mergeDbtSchema(orders, text, 'schema.yml');
+    expect(merged).not.toMatch(/enabled: false/);
+    expect(merged).toContain('materialized: table');
+    expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
+  });
+
   it('replaces a scalar where the export writes a mapping', () => {
     const merged = mergeDbtSchema(orders, 'models:\n  - name: orders\n    config: table\n    columns:\n      - name: status\n        meta: pii\n', 'schema.yml');
     expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
