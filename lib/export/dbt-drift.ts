@@ -64,7 +64,7 @@ export function readDbtSchema(text: string): { readonly root?: Entry; readonly e
 function finding(what: string, found: Entry | undefined, generated: Entry | undefined): string | undefined {
   if (found === undefined) return `${what} is missing`;
   if (sameValue(found, generated)) return undefined;
-  const why = [switchedOff(found)].filter((reason) => reason !== undefined);
+  const why = [switchedOff(found), versioned(found)].filter((reason) => reason !== undefined);
   return why.length === 0 ? `${what} differs` : `${what} differs: ${why.join('; ')}`;
 }
 
@@ -73,6 +73,12 @@ function switchedOff(entry: Entry): string | undefined {
   const enabled = valueAt(entry, ['config', 'enabled']);
   if (enabled === undefined) return undefined;
   return `config.enabled is ${JSON.stringify(enabled)}, which can switch off all its tests (the export owns it: leave it out, or true)`;
+}
+
+/** Model versions the export does not write: each can exclude columns or redefine their tests. */
+function versioned(entry: Entry): string | undefined {
+  const keys = ['versions', 'latest_version'].filter((key) => entry[key] !== undefined);
+  return keys.length === 0 ? undefined : `it has ${keys.join(' and ')}, which the export does not write (a version can drop columns or their tests); remove ${keys.length === 1 ? 'it' : 'them'}`;
 }
 
 /** Deep equality of parsed YAML values (mappings whatever their key order); cheaper than printing both. */

@@ -15,10 +15,11 @@ export type KeyPath = readonly string[];
  * model's columns are the contract's: matched by name, in any order, none added or missing.
  * `tests` is owned with `data_tests`, its older name, so a test cannot hide under it.
  * `config.enabled` is owned because `false` (or a Jinja expression) switches every test off; the
- * export never writes it, so only absent or `true` matches.
+ * export never writes it, so only absent or `true` matches. `versions` and `latest_version` are
+ * owned because a version can drop a column or redefine its tests: the export writes neither.
  */
 export const OWNED = {
-  model: [['name'], ['description'], ['config', 'enabled'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests']],
+  model: [['name'], ['description'], ['config', 'enabled'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests'], ['versions'], ['latest_version']],
   column: [['name'], ['description'], ['data_type'], ['constraints'], ['data_tests'], ['tests'], ['meta', 'contract_gate']],
   source: [['name'], ['description'], ['config', 'enabled']],
   table: [['name'], ['description'], ['config', 'enabled'], ['external', 'location'], ['loaded_at_field'], ['freshness']],

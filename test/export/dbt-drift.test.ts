@@ -61,6 +61,12 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     expect(drift.diff).toContain('enabled:');
   });
 
+  it('catches model versions, which can exclude a column or empty its tests, and says to remove them', () => {
+    const drift = driftOf(edited((f) => Object.assign(f.models[0], { latest_version: 2, versions: [{ v: 1 }, { v: 2, columns: [{ include: 'all', exclude: ['amount'] }] }] })));
+    expect(drift.findings).toEqual(['model orders differs: it has versions and latest_version, which the export does not write (a version can drop columns or their tests); remove them']);
+    expect(driftOf(edited((f) => (f.models[0].versions = [{ v: 1, columns: [{ name: 'amount', data_tests: [] }] }]))).upToDate).toBe(false);
+  });
+
   it('takes config.enabled: true as the default it is', () => {
     expect(driftOf(edited((f) => ((f.models[0].config.enabled = true), (f.sources[0].config = { enabled: true })))).upToDate).toBe(true);
   });

@@ -88,11 +88,11 @@ describe('mergeDbtSchema: --write', () => {
     expect(dbtDrift(customers, readDbtSchema(both).root).upToDate).toBe(true);
   });
 
-  it('switches the generated tests back on, leaving the rest of the config', () => {
-    const text = GENERATED.replace('    config:\n', '    config:\n      enabled: false\n      materialized: table\n')
+  it('switches the generated tests back on and drops model versions, leaving the rest of the config', () => {
+    const text = GENERATED.replace('    config:\n', '    latest_version: 1\n    versions: [{ v: 1 }]\n    config:\n      enabled: false\n      materialized: table\n')
       .replace('  - name: published\n', '  - name: published\n    config: { enabled: false }\n');
     const merged = mergeDbtSchema(orders, text, 'schema.yml');
-    expect(merged).not.toMatch(/enabled: false/);
+    expect(merged).not.toMatch(/enabled: false|versions|latest_version/);
     expect(merged).toContain('materialized: table');
     expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
   });
