@@ -1,13 +1,13 @@
 import type { Contract } from '../contract/model.js';
 import { publishedTableName } from './published-table.js';
-import { DBT_SOURCE_NAME } from './to-dbt.js';
+import { DBT_SOURCE_NAME, dbtModelName } from './to-dbt.js';
 
 /** A key path inside one entry of a schema.yml, e.g. `['config', 'meta', 'contract_gate']`. */
 export type KeyPath = readonly string[];
 
 /**
  * What `export --to dbt` owns in a schema.yml that may hold much else: the model named after the
- * contract, and the table `<name>_v<major>` of the source `published` (found by name, wherever
+ * contract (`<name>_v<major>` from major 2, to-dbt.ts), and the table `<name>_v<major>` of the source `published` (found by name, wherever
  * they sit in the file). In those entries it owns the key paths below, whether or not this
  * contract writes them (a description the contract dropped is stale, not the user's); every other
  * key (tags, docs, config.materialized, meta beside contract_gate, external.file_format, the
@@ -29,7 +29,7 @@ export type Entry = Record<string, unknown>;
 
 /** The names the owned entries go by in this contract's export. */
 export function partNames(contract: Contract): { readonly model: string; readonly source: string; readonly table: string } {
-  return { model: contract.name, source: DBT_SOURCE_NAME, table: publishedTableName(contract) };
+  return { model: dbtModelName(contract), source: DBT_SOURCE_NAME, table: publishedTableName(contract) };
 }
 
 export function isEntry(value: unknown): value is Entry {

@@ -81,11 +81,21 @@ describe('mergeDbtSchema: --write', () => {
     const customers = contractFrom('name: customers\nversion: 2.0.0\nowner: { team: t, notify: [t@example.com] }\nproduces: { format: parquet }\nschema:\n  grain: [id]\n  columns:\n    - { name: id, type: int64 }\n');
     const both = mergeDbtSchema(customers, mergeDbtSchema(orders, undefined, 'schema.yml'), 'schema.yml');
     const file = parse(both);
-    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'customers']);
+    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'customers_v2']);
     expect(file.sources.map((s: { name: string }) => s.name)).toEqual(['published']);
     expect(file.sources[0].tables.map((t: { name: string }) => t.name)).toEqual(['orders_v1', 'customers_v2']);
     expect(dbtDrift(orders, readDbtSchema(both).root).upToDate).toBe(true);
     expect(dbtDrift(customers, readDbtSchema(both).root).upToDate).toBe(true);
+  });
+
+  it('holds majors 1 and 2 of one contract side by side, as the producer publishes them during a dual write', () => {
+    const v2 = ordersContract((yaml) => yaml.replace(/^version: .*$/m, 'version: 2.0.0'));
+    const both = mergeDbtSchema(v2, mergeDbtSchema(orders, undefined, 'schema.yml'), 'schema.yml');
+    const file = parse(both);
+    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'orders_v2']);
+    expect(file.sources[0].tables.map((t: { name: string }) => t.name)).toEqual(['orders_v1', 'orders_v2']);
+    expect(dbtDrift(orders, readDbtSchema(both).root).upToDate).toBe(true);
+    expect(dbtDrift(v2, readDbtSchema(both).root).upToDate).toBe(true);
   });
 
   it('switches the generated tests back on and drops model versions, leaving the rest of the config', () => {
