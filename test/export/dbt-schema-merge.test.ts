@@ -112,6 +112,14 @@ describe('mergeDbtSchema: --write', () => {
     expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
   });
 
+  it('refuses, naming the file, the anchor and the fix, a user alias of an anchor inside the regenerated part', () => {
+    const text = GENERATED.replace('        data_tests:\n          - not_null\n          - unique\n', '        data_tests: &keytests\n          - not_null\n          - unique\n')
+      .replace('sources:\n', '  - name: customers\n    columns:\n      - name: id\n        data_tests: *keytests\nsources:\n');
+    expect(text).toContain('*keytests');
+    expect(text).toContain('&keytests');
+    expect(() => mergeDbtSchema(orders, text, 'models/schema.yml')).toThrow(/^models\/schema\.yml: \*keytests refers to the anchor &keytests, .*define &keytests in an entry of your own, or write its value out/);
+  });
+
   it('refuses a file whose models are not a list, naming the file and the fix', () => {
     expect(() => mergeDbtSchema(orders, 'version: 2\nmodels: { orders: {} }\n', 'models/schema.yml')).toThrow('models/schema.yml: models is not a list; make it one (or delete it) and write again');
   });
