@@ -108,6 +108,10 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     expect(driftOf(text)).toEqual({ upToDate: true, findings: [], diff: '' });
   });
 
+  it('takes a bound written 0.0 for the generated 0 as the same number, as the test\'s SQL compares it', () => {
+    expect(driftOf(GENERATED.replace('min_value: 0\n', 'min_value: 0.0\n'))).toEqual({ upToDate: true, findings: [], diff: '' });
+  });
+
   it('compares int64 bounds past 2^53 digit for digit', () => {
     const wide = contractFrom('name: ids\nversion: 1.0.0\nowner: { team: t, notify: [t@example.com] }\nproduces: { format: parquet }\nschema:\n  columns:\n    - { name: id, type: int64, max: 9223372036854775807 }\n');
     const text = exportDbt(wide);
