@@ -63,15 +63,48 @@ export function readDbtSchema(text: string): { readonly root?: Entry; readonly e
 
 function finding(what: string, found: Entry | undefined, generated: Entry | undefined): string | undefined {
   if (found === undefined) return `${what} is missing`;
-  return sameValue(found, generated) ? undefined : `${what} differs`;
+  if (sameValue(found, generated)) return undefined;
+  const why = [switchedOff(found), versioned(found), render({ model: found }) === render({ model: generated }) ? firstDifference(found, generated) : undefined].filter((reason) => reason !== undefined);
+  return why.length === 0 ? `${what} differs` : `${what} differs: ${why.join('; ')}`;
+}
+
+/** A committed `config.enabled` other than true (ownedOf drops `true`): dbt runs none of the entry's tests. */
+function switchedOff(entry: Entry): string | undefined {
+  const enabled = valueAt(entry, ['config', 'enabled']);
+  if (enabled === undefined) return undefined;
+  return `config.enabled is ${JSON.stringify(enabled)}, which can switch off all its tests (the export owns it: leave it out, or true)`;
+}
+
+/** Model versions the export does not write: each can exclude columns or redefine their tests. */
+function versioned(entry: Entry): string | undefined {
+  const keys = ['versions', 'latest_version'].filter((key) => entry[key] !== undefined);
+  return keys.length === 0 ? undefined : `it has ${keys.join(' and ')}, which the export does not write (a version can drop columns or their tests); remove ${keys.length === 1 ? 'it' : 'them'}`;
 }
 
 /** Deep equality of parsed YAML values (mappings whatever their key order); cheaper than printing both. */
 function sameValue(x: unknown, y: unknown): boolean {
   if (Array.isArray(x)) return Array.isArray(y) && x.length === y.length && x.every((item, at) => sameValue(item, y[at]));
-  if (!isEntry(x)) return x === y || (Number.isNaN(x) && Number.isNaN(y));
+  if (!isEntry(x)) return x === y || (Number.isNaN(x) && Number.isNaN(y)) || sameNumber(x, y);
   if (!isEntry(y) || Object.keys(x).length !== Object.keys(y).length) return false;
   return Object.keys(x).every((key) => Object.hasOwn(y, key) && sameValue(x[key], y[key]));
+}
+
+/**
+ * `0` and `0.0` (an int and a float to dbt's PyYAML) are one bound: the test's SQL compares
+ * `amount >= 0` and `amount >= 0.0` alike in every warehouse. A bigint is an integer as written.
+ */
+function sameNumber(x: unknown, y: unknown): boolean {
+  const [a, b] = [x, y].map((v) => (typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v));
+  return (typeof a === 'bigint' || typeof a === 'number') && typeof a === typeof b ? a === b : false;
+}
+
+/** Where two values differ, for a change the printed lines cannot show (a string against a number). */
+function firstDifference(x: unknown, y: unknown, path = ''): string | undefined {
+  if (sameValue(x, y)) return undefined;
+  if (Array.isArray(x) && Array.isArray(y) && x.length === y.length) return x.map((item, at) => firstDifference(item, y[at], `${path}[${at}]`)).find(Boolean);
+  if (isEntry(x) && isEntry(y)) return [...new Set([...Object.keys(x), ...Object.keys(y)])].map((key) => firstDifference(x[key], y[key], path ? `${path}.${key}` : key)).find(Boolean);
+  const shown = (v: unknown) => (v === undefined ? 'absent' : `${JSON.stringify(v, (_k, n) => (typeof n === 'bigint' ? Number(n) : n))} (${typeof v === 'bigint' ? 'integer' : typeof v})`);
+  return `${path}: committed ${shown(x)}, generated ${shown(y)}`;
 }
 
 /** The owned entries of a file, its keys and columns put in the generated part's order to compare. */

@@ -28,7 +28,18 @@ export function mergeDbtSchema(contract: Contract, existing: string | undefined,
   const sourceNode = upsert(doc, listAt(doc, root, 'sources', file), { name: names.source, description: source['description'] }, OWNED.source);
   upsert(doc, listAt(doc, sourceNode, 'tables', `${file}: source ${names.source}`), source.tables[0]!, OWNED.table);
   renewHeader(doc, contract, parseDocument(text).commentBefore);
-  return doc.toString({ lineWidth: 0 });
+  return printed(doc, file);
+}
+
+/** The merged file; an alias of the user's to an anchor in the regenerated part has nothing left to point at. */
+function printed(doc: Document, file: string): string {
+  try {
+    return doc.toString({ lineWidth: 0 });
+  } catch (error) {
+    const anchor = /Unresolved alias[^:]*: (\S+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    if (anchor === undefined) throw error;
+    throw new GateError('bad_arguments', `${file}: *${anchor} refers to the anchor &${anchor}, which sits in the part the export regenerates (and so drops); define &${anchor} in an entry of your own, or write its value out in place of *${anchor}, then write again. The file is unchanged`);
+  }
 }
 
 /** The list under `key`, made when absent or null; anything else there is the user's to fix. */

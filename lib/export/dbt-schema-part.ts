@@ -1,32 +1,35 @@
 import type { Contract } from '../contract/model.js';
 import { publishedTableName } from './published-table.js';
-import { DBT_SOURCE_NAME } from './to-dbt.js';
+import { DBT_SOURCE_NAME, dbtModelName } from './to-dbt.js';
 
 /** A key path inside one entry of a schema.yml, e.g. `['config', 'meta', 'contract_gate']`. */
 export type KeyPath = readonly string[];
 
 /**
  * What `export --to dbt` owns in a schema.yml that may hold much else: the model named after the
- * contract, and the table `<name>_v<major>` of the source `published` (found by name, wherever
+ * contract (`<name>_v<major>` from major 2, to-dbt.ts), and the table `<name>_v<major>` of the source `published` (found by name, wherever
  * they sit in the file). In those entries it owns the key paths below, whether or not this
  * contract writes them (a description the contract dropped is stale, not the user's); every other
  * key (tags, docs, config.materialized, meta beside contract_gate, external.file_format, the
  * source's schema or database) is the user's, kept by `--write` and ignored by `--check`. The
  * model's columns are the contract's: matched by name, in any order, none added or missing.
  * `tests` is owned with `data_tests`, its older name, so a test cannot hide under it.
+ * `config.enabled` is owned because `false` (or a Jinja expression) switches every test off; the
+ * export never writes it, so only absent or `true` matches. `versions` and `latest_version` are
+ * owned because a version can drop a column or redefine its tests: the export writes neither.
  */
 export const OWNED = {
-  model: [['name'], ['description'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests']],
+  model: [['name'], ['description'], ['config', 'enabled'], ['config', 'contract', 'enforced'], ['config', 'meta', 'contract_gate'], ['constraints'], ['data_tests'], ['tests'], ['versions'], ['latest_version']],
   column: [['name'], ['description'], ['data_type'], ['constraints'], ['data_tests'], ['tests'], ['meta', 'contract_gate']],
-  source: [['name'], ['description']],
-  table: [['name'], ['description'], ['external', 'location'], ['loaded_at_field'], ['freshness']],
+  source: [['name'], ['description'], ['config', 'enabled']],
+  table: [['name'], ['description'], ['config', 'enabled'], ['external', 'location'], ['loaded_at_field'], ['freshness']],
 } as const satisfies Record<string, readonly KeyPath[]>;
 
 export type Entry = Record<string, unknown>;
 
 /** The names the owned entries go by in this contract's export. */
 export function partNames(contract: Contract): { readonly model: string; readonly source: string; readonly table: string } {
-  return { model: contract.name, source: DBT_SOURCE_NAME, table: publishedTableName(contract) };
+  return { model: dbtModelName(contract), source: DBT_SOURCE_NAME, table: publishedTableName(contract) };
 }
 
 export function isEntry(value: unknown): value is Entry {
@@ -55,7 +58,8 @@ export function ownedOf(entry: Entry, paths: readonly KeyPath[]): Entry {
   const owned: Entry = {};
   for (const path of paths) {
     const value = valueAt(entry, path);
-    if (value === undefined) continue;
+    // `enabled: true` is dbt's default: the same as absent.
+    if (value === undefined || (path.at(-1) === 'enabled' && value === true)) continue;
     const key = path.at(-1)!;
     // `tests` reads as `data_tests` when it stands alone, as dbt reads it.
     const name = key === 'tests' && valueAt(entry, ['data_tests']) === undefined ? 'data_tests' : key;

@@ -50,6 +50,16 @@ export interface DbtOptions {
 }
 
 /**
+ * The model a major version's tests sit on: the contract's name for major 1, `<name>_v<major>`
+ * from 2 on. A producer publishes a new major beside the old one, so during the dual-write window
+ * both models, and their tests, must live in one project; major 1 keeps the bare name so files
+ * written before stay valid.
+ */
+export function dbtModelName(contract: Contract): string {
+  return contract.version.major === 1 ? contract.name : `${contract.name}_v${contract.version.major}`;
+}
+
+/**
  * A dbt `schema.yml` (properties version 2) for dbt 1.8 or later: `data_tests` is the name since
  * 1.8 (`tests` still works). Source freshness sits on the table, not under `config:`, because
  * `config.loaded_at_field` needs 1.10 and the table-level keys are read by every version.
@@ -90,7 +100,7 @@ function dbtModel(contract: Contract, adapter: DbtAdapter): DbtModel {
     ...(contract.onViolation ? { on_violation: 'rowTolerance' in contract.onViolation ? { row_tolerance: contract.onViolation.rowTolerance } : { max_invalid_rows: contract.onViolation.maxInvalidRows } } : {}),
   };
   return {
-    name: contract.name,
+    name: dbtModelName(contract),
     ...(contract.description === undefined ? {} : { description: contract.description }),
     config: { contract: { enforced: true }, meta: { contract_gate: meta } },
     // A key the contract only warns about is no constraint a warehouse may enforce.

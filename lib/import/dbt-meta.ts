@@ -17,6 +17,11 @@ export function modelAdapter(c: ImportContext, model: Node | null | undefined): 
   return text !== undefined && isDbtAdapter(text) ? text : undefined;
 }
 
+/** The contract the model's meta names: a major past 1 exports its model as `<name>_v<major>`. */
+export function modelContract(c: ImportContext, model: Node | null | undefined): string | undefined {
+  return c.nodes.text(c.nodes.child(gateMeta(c, model), 'contract'));
+}
+
 /** The version the model's meta names, when it is MAJOR.MINOR.PATCH. */
 export function modelVersion(c: ImportContext, model: Node | null | undefined): string | undefined {
   const text = c.nodes.text(c.nodes.child(gateMeta(c, model), 'version'));

@@ -2,7 +2,7 @@ import type { Node } from 'yaml';
 import type { DbtAdapter } from '../export/dbt-adapters.js';
 import { ColumnRules } from './column-rules.js';
 import { readDbtFreshness, sourceTables, type DbtEntry } from './dbt-sources.js';
-import { columnType, gateMeta, modelAdapter, modelVersion, readColumnMeta } from './dbt-meta.js';
+import { columnType, gateMeta, modelAdapter, modelContract, modelVersion, readColumnMeta } from './dbt-meta.js';
 import { readModelTests } from './dbt-model-tests.js';
 import { applyColumnTest, dbtTests } from './dbt-tests.js';
 import type { DraftColumn } from './import-draft.js';
@@ -25,7 +25,7 @@ export function fromDbt(c: ImportContext, model: string | undefined): void {
   const entry = chooseEntry(c, model);
   if (!entry) return;
   const { nodes, draft } = c;
-  draft.name = entry.name;
+  draft.name = modelContract(c, entry.node) ?? entry.name;
   const version = modelVersion(c, entry.node);
   if (version) draft.version = version;
   const description = nodes.text(nodes.child(entry.node, 'description'));

@@ -62,6 +62,18 @@ describe('the README\'s dbt drift check, run as printed', () => {
     }
   });
 
+  it('holds majors 1 and 2 in one file as it says, each passing its own check', async () => {
+    expect(readFileSync('README.md', 'utf8')).toContain('`<name>` for\nmajor 1, `<name>_v<major>` from major 2');
+    const dir = mkdtempSync(join(tmpdir(), 'cg-readme-dbt-'));
+    dirs.push(dir);
+    const v2 = join(dir, 'orders.v2.yaml');
+    writeFileSync(v2, readFileSync('contracts/orders.v1.yaml', 'utf8').replace(/^version: .*$/m, 'version: 2.0.0'));
+    const file = join(dir, '_orders.yml');
+    for (const contract of ['contracts/orders.v1.yaml', v2]) expect((await runCaptured('export', contract, '--to', 'dbt', '--write', file)).code).toBe(0);
+    expect(parse(readFileSync(file, 'utf8')).models.map((m: { name: string }) => m.name)).toEqual(['orders', 'orders_v2']);
+    for (const contract of ['contracts/orders.v1.yaml', v2]) expect((await runCaptured('export', contract, '--to', 'dbt', '--check', file)).code).toBe(0);
+  });
+
   it('shows the --write and --check commands the workflow relies on, with the same file and adapter', () => {
     expect(commands).toHaveLength(2);
     expect(commands[0]!.replace('--write', '--check')).toBe(commands[1]);

@@ -49,6 +49,28 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
     expect(drift.diff).not.toBe('');
   });
 
+  it.each<[string, (file: any) => void, string]>([
+    ['a disabled model', (f) => (f.models[0].config.enabled = false), 'model orders differs: config.enabled is false'],
+    ['a model enabled only off prod', (f) => (f.models[0].config.enabled = "{{ target.name != 'prod' }}"), 'model orders differs: config.enabled is "{{ target.name != \'prod\' }}"'],
+    ['a disabled source table', (f) => (f.sources[0].tables[0].config = { enabled: false }), 'source table published.orders_v1 differs: config.enabled is false'],
+    ['a disabled source', (f) => (f.sources[0].config = { enabled: false }), 'source published differs: config.enabled is false'],
+  ])('catches %s: config.enabled other than true switches its tests off', (_case, change, finding) => {
+    const drift = driftOf(edited(change));
+    expect(drift.findings).toHaveLength(1);
+    expect(drift.findings[0]).toContain(finding);
+    expect(drift.diff).toContain('enabled:');
+  });
+
+  it('catches model versions, which can exclude a column or empty its tests, and says to remove them', () => {
+    const drift = driftOf(edited((f) => Object.assign(f.models[0], { latest_version: 2, versions: [{ v: 1 }, { v: 2, columns: [{ include: 'all', exclude: ['amount'] }] }] })));
+    expect(drift.findings).toEqual(['model orders differs: it has versions and latest_version, which the export does not write (a version can drop columns or their tests); remove them']);
+    expect(driftOf(edited((f) => (f.models[0].versions = [{ v: 1, columns: [{ name: 'amount', data_tests: [] }] }]))).upToDate).toBe(false);
+  });
+
+  it('takes config.enabled: true as the default it is', () => {
+    expect(driftOf(edited((f) => ((f.models[0].config.enabled = true), (f.sources[0].config = { enabled: true })))).upToDate).toBe(true);
+  });
+
   it('catches a description the contract no longer has: an owned key is owned even when not written', () => {
     const withoutDescription = { ...orders, description: undefined };
     expect(dbtDrift(withoutDescription, readDbtSchema(GENERATED).root).findings).toEqual(['model orders differs', 'source table published.orders_v1 differs']);
@@ -84,6 +106,10 @@ describe('dbtDrift: what counts as a change to the generated part', () => {
       f.sources.push({ name: 'raw', tables: [{ name: 'orders' }] });
     });
     expect(driftOf(text)).toEqual({ upToDate: true, findings: [], diff: '' });
+  });
+
+  it('takes a bound written 0.0 for the generated 0 as the same number, as the test\'s SQL compares it', () => {
+    expect(driftOf(GENERATED.replace('min_value: 0\n', 'min_value: 0.0\n'))).toEqual({ upToDate: true, findings: [], diff: '' });
   });
 
   it('compares int64 bounds past 2^53 digit for digit', () => {

@@ -81,16 +81,43 @@ describe('mergeDbtSchema: --write', () => {
     const customers = contractFrom('name: customers\nversion: 2.0.0\nowner: { team: t, notify: [t@example.com] }\nproduces: { format: parquet }\nschema:\n  grain: [id]\n  columns:\n    - { name: id, type: int64 }\n');
     const both = mergeDbtSchema(customers, mergeDbtSchema(orders, undefined, 'schema.yml'), 'schema.yml');
     const file = parse(both);
-    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'customers']);
+    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'customers_v2']);
     expect(file.sources.map((s: { name: string }) => s.name)).toEqual(['published']);
     expect(file.sources[0].tables.map((t: { name: string }) => t.name)).toEqual(['orders_v1', 'customers_v2']);
     expect(dbtDrift(orders, readDbtSchema(both).root).upToDate).toBe(true);
     expect(dbtDrift(customers, readDbtSchema(both).root).upToDate).toBe(true);
   });
 
+  it('holds majors 1 and 2 of one contract side by side, as the producer publishes them during a dual write', () => {
+    const v2 = ordersContract((yaml) => yaml.replace(/^version: .*$/m, 'version: 2.0.0'));
+    const both = mergeDbtSchema(v2, mergeDbtSchema(orders, undefined, 'schema.yml'), 'schema.yml');
+    const file = parse(both);
+    expect(file.models.map((m: { name: string }) => m.name)).toEqual(['orders', 'orders_v2']);
+    expect(file.sources[0].tables.map((t: { name: string }) => t.name)).toEqual(['orders_v1', 'orders_v2']);
+    expect(dbtDrift(orders, readDbtSchema(both).root).upToDate).toBe(true);
+    expect(dbtDrift(v2, readDbtSchema(both).root).upToDate).toBe(true);
+  });
+
+  it('switches the generated tests back on and drops model versions, leaving the rest of the config', () => {
+    const text = GENERATED.replace('    config:\n', '    latest_version: 1\n    versions: [{ v: 1 }]\n    config:\n      enabled: false\n      materialized: table\n')
+      .replace('  - name: published\n', '  - name: published\n    config: { enabled: false }\n');
+    const merged = mergeDbtSchema(orders, text, 'schema.yml');
+    expect(merged).not.toMatch(/enabled: false|versions|latest_version/);
+    expect(merged).toContain('materialized: table');
+    expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
+  });
+
   it('replaces a scalar where the export writes a mapping', () => {
     const merged = mergeDbtSchema(orders, 'models:\n  - name: orders\n    config: table\n    columns:\n      - name: status\n        meta: pii\n', 'schema.yml');
     expect(dbtDrift(orders, readDbtSchema(merged).root).upToDate).toBe(true);
+  });
+
+  it('refuses, naming the file, the anchor and the fix, a user alias of an anchor inside the regenerated part', () => {
+    const text = GENERATED.replace('        data_tests:\n          - not_null\n          - unique\n', '        data_tests: &keytests\n          - not_null\n          - unique\n')
+      .replace('sources:\n', '  - name: customers\n    columns:\n      - name: id\n        data_tests: *keytests\nsources:\n');
+    expect(text).toContain('*keytests');
+    expect(text).toContain('&keytests');
+    expect(() => mergeDbtSchema(orders, text, 'models/schema.yml')).toThrow(/^models\/schema\.yml: \*keytests refers to the anchor &keytests, .*define &keytests in an entry of your own, or write its value out/);
   });
 
   it('refuses a file whose models are not a list, naming the file and the fix', () => {
