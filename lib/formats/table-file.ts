@@ -1,3 +1,4 @@
+import type { ColumnVector } from './column-vector.js';
 import type { ColumnType } from '../contract/column-type.js';
 
 /**
@@ -129,6 +130,11 @@ export interface ColumnBatch {
    * NaN for null, instead of in `columns`.
    */
   readonly hashes?: ReadonlyMap<string, Float64Array>;
+  /**
+   * Columns delivered as typed memory (see column-vector.ts) instead of in `columns`: a reader
+   * may deliver any requested column so, and the engine reads a column from here first.
+   */
+  readonly vectors?: ReadonlyMap<string, ColumnVector>;
   /**
    * Columns asked for with a type in `parse` whose values came parsed: each value is what the
    * contract's rules for the file's values (checks/coerce-value.ts) make of it, null for null,
