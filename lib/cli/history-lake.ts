@@ -9,9 +9,7 @@ import { parseLakeAddress, prefixedLake } from '../lake/lake-address.js';
 import { needsLake, readPlanFacts, type Lake } from '../lake/plan-facts.js';
 import { referenceContracts } from '../lake/reference-contracts.js';
 import { localObjectStore } from '../storage/local-object-store.js';
-import { createS3Client } from '../storage/s3-client.js';
-import { s3ObjectStore } from '../storage/s3-object-store.js';
-import { openProbeLake, type OpenLake } from './probe-lake.js';
+import type { OpenLake } from './probe-lake.js';
 
 // `validate --history`: the lake a local run reads published history and referenced keys from.
 
@@ -61,11 +59,15 @@ async function openHistoryLake(text: string): Promise<HistoryLake> {
   const address = parseLakeAddress(text);
   const nothingToClose = async () => {};
   if (address.kind === 's3') {
+    // Loaded here: the SDK is a large part of a local run's start-up, and a directory lake never needs it.
+    const [{ createS3Client }, { s3ObjectStore }] = await Promise.all([import('../storage/s3-client.js'), import('../storage/s3-object-store.js')]);
     const store = s3ObjectStore({ client: createS3Client({}), bucket: address.bucket });
     return { store, description: text, close: nothingToClose, ...prefixedLake(address.prefix) };
   }
   const root = prefixedLake('');
   if (await isServeDir(address.path)) {
+    // Loaded here for the same reason: reading a serve directory takes the SDK and the emulator.
+    const { openProbeLake } = await import('./probe-lake.js');
     return { ...(await openProbeLake({ dir: address.path, dirGiven: true })), ...root };
   }
   if (!(await isDirectory(address.path))) throw new GateError('path_not_found', `--history ${address.path}: no such directory`, { context: { path: address.path } });

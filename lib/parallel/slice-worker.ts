@@ -12,8 +12,6 @@ import { GateError } from '../errors.js';
 import { localPartitionFile } from '../storage/local-files.js';
 import { objectFile } from '../storage/object-file.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { createS3Client } from '../storage/s3-client.js';
-import { s3ObjectStore } from '../storage/s3-object-store.js';
 
 /** A file as another thread can open it: plain data. */
 export type WorkerFile =
@@ -35,8 +33,10 @@ export type SliceReply =
 
 const stores = new Map<string, ObjectStore>();
 
-function openWorkerFile(file: WorkerFile): PartitionFile {
+async function openWorkerFile(file: WorkerFile): Promise<PartitionFile> {
   if (file.kind === 'local') return localPartitionFile(file.path, file.byteLength);
+  // Loaded on the first S3 file: a worker checking local files starts without the SDK.
+  const [{ createS3Client }, { s3ObjectStore }] = await Promise.all([import('../storage/s3-client.js'), import('../storage/s3-object-store.js')]);
   const id = `${file.endpoint ?? ''} ${file.bucket}`;
   const store = stores.get(id) ?? s3ObjectStore({ client: createS3Client({ endpoint: file.endpoint }), bucket: file.bucket });
   stores.set(id, store);
@@ -45,7 +45,8 @@ function openWorkerFile(file: WorkerFile): PartitionFile {
 
 parentPort?.on('message', (task: SliceTask) => {
   const plan = buildCheckPlan(task.contract, task.now, task.partition === undefined ? {} : { partition: task.partition });
-  checkSlice(plan, openWorkerFile(task.file), task.slice)
+  openWorkerFile(task.file)
+    .then((file) => checkSlice(plan, file, task.slice))
     .then((result) => parentPort?.postMessage({ ok: true, result } satisfies SliceReply, [...new Set(result.hashes.flat().map((h) => h.buffer as ArrayBuffer))]))
     // The code crosses too: a pinned read that failed because the file changed must stay that error.
     .catch((error: unknown) => parentPort?.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error), ...(error instanceof GateError ? { code: error.code } : {}) } satisfies SliceReply));
