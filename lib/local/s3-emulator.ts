@@ -51,10 +51,11 @@ export async function startS3Emulator(options: S3EmulatorOptions): Promise<S3Emu
   };
 }
 
-/** Under tsx or vitest this module is TypeScript, and so is the child entry next to it. */
+/** Under tsx or vitest this module is TypeScript, and so is the child entry next to it; bundled (scripts/bundle-cli.ts), both are `.mjs`. */
 function forkChild(): ChildProcess {
   const typescript = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./s3-emulator-child.${typescript ? 'ts' : 'js'}`, import.meta.url);
+  const extension = typescript ? 'ts' : import.meta.url.endsWith('.mjs') ? 'mjs' : 'js';
+  const entry = new URL(`./s3-emulator-child.${extension}`, import.meta.url);
   const execArgv = ['--openssl-legacy-provider'];
   if (typescript) execArgv.push('--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href);
   return fork(entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const BIN = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> }).bin['contract-gate']!;
@@ -22,6 +24,34 @@ describe('the contract-gate command', () => {
     expect(good.status).toBe(0);
     expect(JSON.parse(good.stdout).status).toBe('pass');
   });
+
+  it('checks with worker threads, whose entry sits beside the command', () => {
+    const result = contractGate('validate', '--contract', 'contracts/orders.v1.yaml', 'contracts/examples/orders/bad', '--now', '2026-11-30T05:00:00Z', '--workers', '2');
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL orders 1\.2\.0: 2 files, 1,200 rows, 7 violations/);
+  });
+
+  it('serves the demo through the S3 emulator, whose child process sits beside the command, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-bin-serve-'));
+    const serve = spawn(BIN, ['serve', '--dir', dir, '--port', '0', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    serve.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => serve.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      serve.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/dt=2026-11-28: QUARANTINED/.test(stdout)) resolve();
+      });
+      void exited.then(() => resolve());
+    });
+    serve.kill('SIGTERM');
+    const code = await exited;
+    rmSync(dir, { recursive: true, force: true });
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(stdout).toMatch(/gate: orders v1 dt=2026-11-29: PUBLISHED/);
+    expect(stdout).toContain('stopping the local gate');
+  }, 180_000);
 
   it('exits 2 for a contract file that does not exist', () => {
     const result = contractGate('lint', 'contracts/nope.yaml');
