@@ -7,6 +7,17 @@ export interface ByteSource {
   readonly byteLength: number;
   /** Bytes [start, end); `end` defaults to byteLength. */
   slice(start: number, end?: number): Promise<ArrayBuffer> | ArrayBuffer;
+  /**
+   * Bytes [start, end) written into `target` from `at`, for a source that can read into memory it
+   * is given (a file) rather than into its own and then be copied.
+   */
+  readInto?(start: number, end: number, target: Uint8Array, at: number): Promise<void>;
+}
+
+/** Bytes [start, end) of `source` into `target` from `at`: straight in where the source can, else a slice copied. */
+export async function readInto(source: ByteSource, start: number, end: number, target: Uint8Array, at: number): Promise<void> {
+  if (source.readInto) return source.readInto(start, end, target, at);
+  target.set(new Uint8Array(await source.slice(start, end)), at);
 }
 
 export function byteSourceFromBytes(bytes: Uint8Array): ByteSource {

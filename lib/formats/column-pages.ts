@@ -1,7 +1,7 @@
 import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert } from './exact-decimals.js';
-import type { ByteSource } from './byte-source.js';
+import { readInto, type ByteSource } from './byte-source.js';
 import type { ColumnDecoder } from 'hyparquet/src/types.js';
 import { columnDecoder } from './column-decoder.js';
 import { hashValue } from '../checks/key-hash.js';
@@ -196,14 +196,18 @@ class ChunkWindow {
     return bytes;
   }
 
+  /**
+   * A new buffer each time, never one reused: pages taken from the last one may still be read
+   * (hyparquet's plain decoding makes views of page bytes). The window is read straight in after
+   * the tail, so the bytes fetched are not copied a second time.
+   */
   private async refill(wanted: number): Promise<void> {
     const tail = this.bytes.subarray(this.position - this.bytesStart);
     const fetchFrom = this.bytesStart + this.bytes.length;
     const fetchTo = Math.min(this.end, Math.max(this.position + wanted, fetchFrom + this.windowBytes));
-    const fresh = new Uint8Array(await this.source.slice(fetchFrom, fetchTo));
-    const joined = new Uint8Array(tail.length + fresh.length);
+    const joined = new Uint8Array(tail.length + fetchTo - fetchFrom);
     joined.set(tail);
-    joined.set(fresh, tail.length);
+    await readInto(this.source, fetchFrom, fetchTo, joined, tail.length);
     this.bytes = joined;
     this.bytesStart = this.position;
   }

@@ -47,23 +47,30 @@ export function localPartitionFile(path: string, byteLength: number): PartitionF
     byteLength,
     async open() {
       const handle = await open(path, 'r');
+      const read = async (start: number, end: number, target: Uint8Array, at: number): Promise<void> => {
+        const length = Math.max(0, Math.min(end, byteLength) - start);
+        let done = 0;
+        try {
+          while (done < length) {
+            const { bytesRead } = await handle.read(target, at + done, length - done, start + done);
+            if (bytesRead === 0) break;
+            done += bytesRead;
+          }
+        } catch (error) {
+          throw new GateError('storage_failed', `${path}: cannot read bytes ${start}-${end}`, { cause: error, context: { path } });
+        }
+        // A file cut short since it was listed reads as zeros, as a fresh buffer would.
+        target.fill(0, at + done, at + length);
+      };
       const source: ByteSource = {
         byteLength,
         async slice(start, end = byteLength) {
-          const length = Math.max(0, Math.min(end, byteLength) - start);
-          const buffer = new Uint8Array(length);
-          let done = 0;
-          try {
-            while (done < length) {
-              const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
-              if (bytesRead === 0) break;
-              done += bytesRead;
-            }
-          } catch (error) {
-            throw new GateError('storage_failed', `${path}: cannot read bytes ${start}-${end}`, { cause: error, context: { path } });
-          }
+          // Not zeroed first: every byte is read over (or zeroed, past the file's end).
+          const buffer = Buffer.allocUnsafeSlow(Math.max(0, Math.min(end, byteLength) - start));
+          await read(start, end, buffer, 0);
           return buffer.buffer;
         },
+        readInto: read,
       };
       return { source, close: () => handle.close() };
     },
