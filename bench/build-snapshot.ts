@@ -13,7 +13,7 @@ const RUNS_ROOT = join('bench', 'data', 'runs');
 export function snapshotBuild(): string {
   pruneSnapshots();
   const root = join(RUNS_ROOT, String(process.pid));
-  for (const part of ['lib', 'bench']) cpSync(join('dist', part), join(root, 'dist', part), { recursive: true });
+  for (const part of ['lib', 'bench', 'bundles/cli']) cpSync(join('dist', part), join(root, 'dist', part), { recursive: true });
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   return join(root, 'dist');
 }

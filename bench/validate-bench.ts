@@ -10,6 +10,7 @@ import { runShape } from './bench-runs.js';
 import { bundleSection } from './bundle-section.js';
 import { NOW } from './orders-data.js';
 import { s3Section, type S3Result } from './s3-section.js';
+import { printSmallFile, smallFileSection } from './small-file-section.js';
 import { canonical } from './violation-set.js';
 import { wideContractStale } from './wide-contract.js';
 
@@ -41,15 +42,17 @@ const s3Shape = knobs.shapes.find((s) => s.id === 'friendly-5m');
 const s3 = knobs.s3 && s3Shape ? await s3Section(dist, s3Shape, knobs.timeoutMs) : undefined;
 const s3Problem = s3 && ('error' in s3 ? `S3 path: ${s3.error}` : s3Problems(s3));
 const bundle = knobs.bundle ? await bundleSection(knobs.initRuns) : undefined;
+const small = smallFileSection(dist, join(dist, 'bundles', 'cli', 'contract-gate.mjs'), knobs.timeoutMs);
 load.end = loadavg()[0]!;
 
-const problems = [...results.flatMap((r) => r.problems.map((p) => `${r.id}: ${p}`)), ...(s3Problem ? [s3Problem] : [])];
+const problems = [...results.flatMap((r) => r.problems.map((p) => `${r.id}: ${p}`)), ...(s3Problem ? [s3Problem] : []), ...(small?.problem ? [`small file: ${small.problem}`] : [])];
 const globalTargets: Target[] = [
   ...(s3 && !('error' in s3) ? [{ name: `bytes fetched from S3, ${s3.shape}: <= 50% of the partition`, value: `${(s3.share * 100).toFixed(1)}%`, pass: s3.share <= 0.5 }] : []),
   ...(bundle ? [
     { name: 'validate bundle (index.mjs): <= 1.5 MB', value: `${(bundle.code_bytes / 2 ** 20).toFixed(2)} MB`, pass: bundle.code_bytes <= 1.5 * 2 ** 20 },
     { name: 'validate module init (deployed NODE_OPTIONS): <= 300 ms', value: `${bundle.init.deployed.import_ms_median.toFixed(0)} ms`, pass: bundle.init.deployed.import_ms_median <= 300 },
   ] : []),
+  ...(small ? [{ name: 'validate of a 1,000-row Parquet file, fresh process: <= 1.0x DuckDB', value: `${small.ratio.toFixed(2)}x`, pass: small.ratio <= 1 }] : []),
 ];
 
 console.log(`\ncontract-gate validate vs DuckDB SQL checks: ${knobs.runs} run(s) each, alternating, medians; check time ${NOW}; ${availableParallelism()} cores; validate workers: ${knobs.workers ?? 'CLI default'}; timeout ${knobs.timeoutMs / 1000} s a process`);
@@ -58,6 +61,7 @@ printShapeTable(results);
 console.log('\nshapes:');
 for (const r of results) console.log(`  ${r.id.padEnd(20)} ${r.label} (${r.contract}); planted: ${r.expected || 'nothing'}`);
 printSections(s3, bundle);
+if (small) printSmallFile(small);
 console.log('\ntargets (reported, not enforced):');
 for (const r of results) console.log(`  ${r.id.padEnd(20)} ${r.targets.map((t) => `${targetMark(t)} ${t.name} (${t.value})`).join('; ')}`);
 for (const t of globalTargets) console.log(`  ${targetMark(t)}  ${t.name}: ${t.value}`);
@@ -66,7 +70,7 @@ else printProblems(results, problems);
 
 writeFileSync(join('bench', 'results.json'), `${JSON.stringify({
   generated_at: new Date().toISOString(), node: process.version, cores: availableParallelism(), load_average: load, runs: knobs.runs,
-  timeout_s: knobs.timeoutMs / 1000, workers: knobs.workers ?? null, now: NOW, shapes: results, s3: s3 ?? null, bundle: bundle ?? null,
+  timeout_s: knobs.timeoutMs / 1000, workers: knobs.workers ?? null, now: NOW, shapes: results, s3: s3 ?? null, bundle: bundle ?? null, small_file: small ?? null,
   targets: globalTargets, ok: problems.length === 0, problems,
 }, (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v), 2)}\n`);
 process.exitCode = problems.length === 0 ? 0 : 1;
