@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { SHAPES, shapeById, type Shape } from './shape-list.js';
+import { DEFAULT_SHAPES, SHAPES, shapeById, type Shape } from './shape-list.js';
 
 /**
  * The bench's environment knobs:
- *   BENCH_SHAPES    comma list of shape ids (default: all; see shape-list.ts or the printed list)
+ *   BENCH_SHAPES    comma list of shape ids, or `all` (default: the default list; see shape-list.ts or the printed list)
  *   BENCH_CORES     comma list of core counts, a table each (2,1): each engine's process pinned to
  *                   cores 0..N-1 (taskset) and DuckDB told `SET threads = N`; 1 is what a 1,769 MB Lambda gets
  *   BENCH_RUNS      runs per engine and shape, medians reported (3)
@@ -40,9 +40,10 @@ export function readKnobs(env: NodeJS.ProcessEnv = process.env): Knobs {
   };
 }
 
-/** The shapes named, in the bench's own order; unknown names are an error listing the known ones. */
+/** The shapes named (`all`: every shape), in the bench's own order; unknown names are an error listing the known ones. */
 export function selectShapes(list: string | undefined): Shape[] {
-  if (list === undefined || list.trim() === '') return [...SHAPES];
+  if (list === undefined || list.trim() === '') return [...DEFAULT_SHAPES];
+  if (list.trim() === 'all') return [...SHAPES];
   const wanted = new Set(list.split(',').map((id) => shapeById(id.trim()).id));
   return SHAPES.filter((s) => wanted.has(s.id));
 }
