@@ -41,7 +41,7 @@ export function printTables(tables: readonly TableResult[]): void {
 export function printTableTargets(tables: readonly TableResult[]): void {
   for (const table of tables) {
     console.log(`  ${table.cores} core${table.cores === 1 ? '' : 's'}:`);
-    for (const r of table.shapes) console.log(`    ${r.id.padEnd(22)} ${r.targets.map((t) => `${targetMark(t)} ${t.name} (${t.value})`).join('; ')}`);
+    for (const r of table.shapes) console.log(`    ${r.id.padEnd(24)} ${r.targets.map((t) => `${targetMark(t)} ${t.name} (${t.value})`).join('; ')}`);
   }
 }
 

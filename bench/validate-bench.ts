@@ -55,7 +55,7 @@ console.log(`\ncontract-gate validate vs DuckDB SQL checks: ${knobs.runs} run(s)
 console.log(`load average (1 min): ${load.start.toFixed(2)} at start, ${load.end.toFixed(2)} at end${Math.max(load.start, load.end) > availableParallelism() ? '  (machine busy: wall times are inflated; CPU s is steadier)' : ''}`);
 printTables(tables);
 console.log('\nshapes:');
-for (const r of results) console.log(`  ${r.id.padEnd(20)} ${r.label} (${r.contract}); planted: ${r.expected || 'nothing'}`);
+for (const r of results) console.log(`  ${r.id.padEnd(24)} ${r.label} (${r.contract}); planted: ${r.expected || 'nothing'}`);
 printSections(s3, bundle);
 console.log('\ntargets (reported, not enforced):');
 printTableTargets(tables);
