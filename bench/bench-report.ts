@@ -1,4 +1,4 @@
-import type { Engine, EngineId } from './bench-engines.js';
+import { commandLine, type Engine, type EngineId } from './bench-engines.js';
 import type { ShapeRun } from './bench-runs.js';
 import { summarise } from './measure-process.js';
 import { partitionDir } from './shape-data.js';
@@ -39,7 +39,7 @@ export function shapeResult(run: ShapeRun, list: readonly Engine[], reproduceWit
     engines: figures, vs_duckdb: vs((f) => f.wall_s), cpu_vs_duckdb: vs((f) => f.cpu_s),
     expected: canonical(shape.expected), verdicts, ok: run.problems.length === 0, targets: targets(shape.wallTargetS, gate, duckdb, vs((f) => f.wall_s)),
     problems: run.problems,
-    reproduce: run.problems.length === 0 ? [] : reproduceWith.filter((e) => e.verdict).map((e) => `node ${e.args(shape).join(' ')}`),
+    reproduce: run.problems.length === 0 ? [] : reproduceWith.filter((e) => e.verdict).map((e) => commandLine(e, shape)),
   };
 }
 

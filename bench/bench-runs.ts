@@ -6,9 +6,11 @@ import { expectedVerdict, verdictDifference, type Verdict } from './violation-se
 
 /**
  * Runs the engines over one shape, alternating run by run (gate, DuckDB, gate, DuckDB, ...), so a
- * noisy moment on the shared machine hits both rather than one. Every run's verdict is compared
- * with the other engine's in the same run and with what the shape's data has planted. An engine
- * that timed out on a shape is not started on it again: another 300 s would say nothing new.
+ * noisy moment on the shared machine hits both rather than one. With more than one table (the
+ * engines pinned to 2 cores, to 1 core), each run goes through every table in turn, so the tables
+ * alternate too. Every run's verdict is compared with the other engine's of the same table in the
+ * same run and with what the shape's data has planted. An engine that timed out on a shape is
+ * not started on it again in that table: another 300 s would say nothing new.
  */
 export interface ShapeRun {
   readonly shape: Shape;
@@ -19,6 +21,12 @@ export interface ShapeRun {
   readonly problems: readonly string[];
 }
 
+/** The engines of one table, all pinned alike; `label` names the table in progress lines. */
+export interface EngineTable {
+  readonly label: string;
+  readonly engines: readonly Engine[];
+}
+
 interface RunState {
   readonly measured: Map<EngineId, Measurement[]>;
   readonly verdicts: Map<EngineId, Verdict>;
@@ -26,33 +34,43 @@ interface RunState {
   readonly problems: Map<string, number[]>;
 }
 
-export function runShape(shape: Shape, list: readonly Engine[], runs: number, timeoutMs: number): ShapeRun {
+interface RunAt { readonly run: number; readonly runs: number; readonly timeoutMs: number; readonly table: string }
+
+/** One ShapeRun per table, in the tables' order. */
+export function runShape(shape: Shape, tables: readonly EngineTable[], runs: number, timeoutMs: number): ShapeRun[] {
   warmPageCache(shape);
-  const state: RunState = { measured: new Map(), verdicts: new Map(), problems: new Map() };
+  const states: RunState[] = tables.map(() => ({ measured: new Map(), verdicts: new Map(), problems: new Map() }));
   const expected = expectedVerdict(shape.rows, shape.expected);
   for (let run = 1; run <= runs; run++) {
-    const thisRun = new Map<EngineId, Verdict>();
-    for (const engine of list.filter((e) => runsOn(e, shape))) {
-      const verdict = runEngine(engine, shape, { run, runs, timeoutMs }, state);
-      if (!verdict) continue;
-      thisRun.set(engine.id, verdict);
-      const off = verdictDifference(verdict, expected);
-      if (off) note(state, `${engine.name} vs the planted expectation: ${off}`, run);
-    }
-    const [gate, duckdb] = [thisRun.get('gate'), thisRun.get('duckdb')];
-    const differ = gate && duckdb ? verdictDifference(gate, duckdb) : undefined;
-    if (differ) note(state, `contract-gate vs DuckDB: ${differ}`, run);
+    for (const [index, table] of tables.entries()) runTable(shape, table.engines, expected, { run, runs, timeoutMs, table: table.label }, states[index]!);
   }
-  const problems = [...state.problems].map(([text, at]) => `${text} [run${at.length > 1 ? 's' : ''} ${at.join(', ')}]`);
-  return { shape, measured: state.measured, verdicts: state.verdicts, problems };
+  return states.map((state) => ({
+    shape, measured: state.measured, verdicts: state.verdicts,
+    problems: [...state.problems].map(([text, at]) => `${text} [run${at.length > 1 ? 's' : ''} ${at.join(', ')}]`),
+  }));
+}
+
+/** One run of every engine of one table, and the comparisons of its verdicts. */
+function runTable(shape: Shape, list: readonly Engine[], expected: Verdict, at: RunAt, state: RunState): void {
+  const thisRun = new Map<EngineId, Verdict>();
+  for (const engine of list.filter((e) => runsOn(e, shape))) {
+    const verdict = runEngine(engine, shape, at, state);
+    if (!verdict) continue;
+    thisRun.set(engine.id, verdict);
+    const off = verdictDifference(verdict, expected);
+    if (off) note(state, `${engine.name} vs the planted expectation: ${off}`, at.run);
+  }
+  const [gate, duckdb] = [thisRun.get('gate'), thisRun.get('duckdb')];
+  const differ = gate && duckdb ? verdictDifference(gate, duckdb) : undefined;
+  if (differ) note(state, `contract-gate vs DuckDB: ${differ}`, at.run);
 }
 
 /** One process of one engine: its measurement recorded, and its verdict when it has one and finished. */
-function runEngine(engine: Engine, shape: Shape, at: { run: number; runs: number; timeoutMs: number }, state: RunState): Verdict | undefined {
+function runEngine(engine: Engine, shape: Shape, at: RunAt, state: RunState): Verdict | undefined {
   const earlier = state.measured.get(engine.id) ?? [];
   if (earlier.some((m) => m.outcome === 'timeout')) return undefined;
-  process.stderr.write(`  ${shape.id}: run ${at.run}/${at.runs}, ${engine.name}...\n`);
-  const m = measure(engine.args(shape), engine.okStatus, at.timeoutMs);
+  process.stderr.write(`  ${shape.id}: run ${at.run}/${at.runs}, ${engine.name}${at.table ? ` (${at.table})` : ''}...\n`);
+  const m = measure(engine.args(shape), engine.okStatus, at.timeoutMs, undefined, engine.pin);
   state.measured.set(engine.id, [...earlier, m]);
   if (m.outcome !== 'ok') {
     note(state, `${engine.name}: ${m.outcome.toUpperCase()} (${reason(m.detail)})`, at.run);

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadContractFile } from '../lib/cli/contract-file.js';
 import { localPartitionFiles } from '../lib/storage/local-files.js';
@@ -5,13 +6,16 @@ import { ident, keySetQueries, sourceSql, valueMeasures } from './duckdb-measure
 import type { CommonViolation } from './violation-set.js';
 
 /**
- * `node dist/bench/duckdb-checks.js <contract.yaml> <now ISO> <file|dir>...`: the reference
- * engine. Runs the contract's checks as SQL (duckdb-measures.ts) over the same files with DuckDB
- * and prints `{ status, rows, violations: [{ rule, column, count }], phases_ms }` in the shape
- * the bench compares.
+ * `node dist/bench/duckdb-checks.js [--threads N] <contract.yaml> <now ISO> <file|dir>...`: the
+ * reference engine. Runs the contract's checks as SQL (duckdb-measures.ts) over the same files
+ * with DuckDB (N threads: `SET threads`; default DuckDB's own, the machine's cores) and prints
+ * `{ status, rows, violations: [{ rule, column, count }], phases_ms }` in the shape the bench compares.
  */
-const [contractPath, nowText, ...paths] = process.argv.slice(2);
-if (!contractPath || !nowText || paths.length === 0) throw new Error('usage: duckdb-checks <contract.yaml> <now> <file|dir>...');
+const { values: flags, positionals } = parseArgs({ options: { threads: { type: 'string' } }, allowPositionals: true });
+const [contractPath, nowText, ...paths] = positionals;
+const threads = flags.threads === undefined ? undefined : Number(flags.threads);
+if (!contractPath || !nowText || paths.length === 0) throw new Error('usage: duckdb-checks [--threads N] <contract.yaml> <now> <file|dir>...');
+if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new Error(`duckdb-checks: --threads takes a whole number >= 1, not "${flags.threads}"`);
 const { contract, problems } = await loadContractFile(contractPath);
 if (!contract) throw new Error(`${contractPath} is not a valid contract: ${JSON.stringify(problems)}`);
 const judged = judgedAt(Date.parse(nowText), paths);
@@ -31,6 +35,7 @@ const startupMs = performance.now();
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 await connection.run("SET TimeZone = 'UTC'");
+if (threads !== undefined) await connection.run(`SET threads = ${threads}`);
 const totalsStarted = performance.now();
 const totals = (await connection.runAndReadAll(`SELECT ${select.join(', ')} FROM ${source}`)).getRowObjectsJS()[0] as Record<string, number | null>;
 const keysStarted = performance.now();

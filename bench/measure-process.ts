@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
  * Runs one engine as its own Node process with report-peak-rss.mjs preloaded, which prints the
  * process's peak RSS and CPU time on exit. A process past the timeout is killed and reported as
  * TIMEOUT rather than hanging the bench; one that exits with a status its engine does not use
- * is an ERROR. Neither has figures or a verdict.
+ * is an ERROR. Neither has figures or a verdict. `pin` (a taskset command) runs the process on
+ * chosen cores: taskset execs Node in its own place, so the figures are still Node's.
  */
 const PRELOAD = './bench/report-peak-rss.mjs';
 const MB = 2 ** 20;
@@ -21,9 +22,10 @@ export interface Measurement {
   readonly detail: string;
 }
 
-export function measure(args: readonly string[], okStatus: readonly number[], timeoutMs: number, env?: NodeJS.ProcessEnv): Measurement {
+export function measure(args: readonly string[], okStatus: readonly number[], timeoutMs: number, env?: NodeJS.ProcessEnv, pin: readonly string[] = []): Measurement {
   const started = performance.now();
-  const child = spawnSync(process.execPath, ['--import', PRELOAD, ...args], { encoding: 'utf8', maxBuffer: 256 * MB, timeout: timeoutMs, killSignal: 'SIGKILL', ...(env ? { env } : {}) });
+  const [program, ...rest] = [...pin, process.execPath, '--import', PRELOAD, ...args];
+  const child = spawnSync(program!, rest, { encoding: 'utf8', maxBuffer: 256 * MB, timeout: timeoutMs, killSignal: 'SIGKILL', ...(env ? { env } : {}) });
   const wallMs = performance.now() - started;
   const stderr = child.stderr ?? '';
   const peak = /@@peak_rss_bytes=(\d+)/.exec(stderr);

@@ -3,10 +3,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ensureData, pruneStaleData } from './bench-data.js';
 import { snapshotBuild } from './build-snapshot.js';
-import { engines } from './bench-engines.js';
 import { readKnobs } from './bench-knobs.js';
-import { printShapeTable, shapeResult, targetMark, type ShapeResult, type Target } from './bench-report.js';
-import { runShape } from './bench-runs.js';
+import { targetMark, type ShapeResult, type Target } from './bench-report.js';
+import { printTableTargets, printTables, runTables, tableProblems } from './bench-tables.js';
 import { bundleSection } from './bundle-section.js';
 import { NOW } from './orders-data.js';
 import { s3Section, type S3Result } from './s3-section.js';
@@ -18,25 +17,25 @@ import { wideContractStale } from './wide-contract.js';
  * `npm run bench`: contract-gate's validation next to DuckDB's SQL checks of the same contract,
  * over partitions of many shapes (shape-list.ts): the one the engine was tuned on and the ones it
  * was not built for. Each engine runs as its own process, alternating run by run, medians of
- * BENCH_RUNS; then what the Lambda path fetches from a local S3 endpoint, and the validate
- * Lambda's bundle size and initialisation. Fails (exit 1) when an engine's verdict or any rule's
- * count differs from the other engine's or from the shape's planted violations, or when an engine
- * timed out or crashed (no verdict to compare); the targets are reported, not enforced.
+ * BENCH_RUNS, in one table per core count (bench-tables.ts: 2 cores, and 1 core as a 1,769 MB
+ * Lambda has); then what the Lambda path fetches from a local S3 endpoint, and the validate
+ * Lambda's bundle size and initialisation. Fails (exit 1) when, in any table, an engine's verdict or
+ * any rule's count differs from the other engine's or from the shape's planted violations, or when
+ * an engine timed out or crashed (no verdict to compare); the targets are reported, not enforced.
  * Knobs: bench-knobs.ts.
  */
 const knobs = readKnobs();
 const dist = snapshotBuild();
-const list = engines(dist, knobs.workers, knobs.plain);
 const stale = knobs.shapes.some((s) => s.id.startsWith('wide')) ? wideContractStale() : undefined;
 if (stale) throw new Error(stale);
 const load = { start: loadavg()[0]!, end: NaN };
-process.stderr.write(`load average (1 min) at start: ${load.start.toFixed(2)}; shapes: ${knobs.shapes.map((s) => s.id).join(', ')}\n`);
+process.stderr.write(`load average (1 min) at start: ${load.start.toFixed(2)}; shapes: ${knobs.shapes.map((s) => s.id).join(', ')}; tables (cores): ${knobs.cores.join(', ')}\n`);
 pruneStaleData();
 ensureData(dist, knobs.shapes);
 
-const results: ShapeResult[] = [];
-const fromDist = engines('dist', knobs.workers, false);
-for (const shape of knobs.shapes) results.push(shapeResult(runShape(shape, list, knobs.runs, knobs.timeoutMs), list, fromDist));
+const tables = runTables(dist, knobs);
+// The shapes' descriptions and plants, and the S3 section's expectation, are the same in every table.
+const results: readonly ShapeResult[] = tables[0]!.shapes;
 
 const s3Shape = knobs.shapes.find((s) => s.id === 'friendly-5m');
 const s3 = knobs.s3 && s3Shape ? await s3Section(dist, s3Shape, knobs.timeoutMs) : undefined;
@@ -45,7 +44,7 @@ const bundle = knobs.bundle ? await bundleSection(knobs.initRuns) : undefined;
 const small = smallFileSection(dist, join(dist, 'bundles', 'cli', 'contract-gate.mjs'), knobs.timeoutMs);
 load.end = loadavg()[0]!;
 
-const problems = [...results.flatMap((r) => r.problems.map((p) => `${r.id}: ${p}`)), ...(s3Problem ? [s3Problem] : []), ...(small?.problem ? [`small file: ${small.problem}`] : [])];
+const problems = [...tableProblems(tables), ...(s3Problem ? [s3Problem] : []), ...(small?.problem ? [`small file: ${small.problem}`] : [])];
 const globalTargets: Target[] = [
   ...(s3 && !('error' in s3) ? [{ name: `bytes fetched from S3, ${s3.shape}: <= 50% of the partition`, value: `${(s3.share * 100).toFixed(1)}%`, pass: s3.share <= 0.5 }] : []),
   ...(bundle ? [
@@ -55,22 +54,22 @@ const globalTargets: Target[] = [
   ...(small ? [{ name: 'validate of a 1,000-row Parquet file, fresh process: <= 1.0x DuckDB', value: `${small.ratio.toFixed(2)}x`, pass: small.ratio <= 1 }] : []),
 ];
 
-console.log(`\ncontract-gate validate vs DuckDB SQL checks: ${knobs.runs} run(s) each, alternating, medians; check time ${NOW}; ${availableParallelism()} cores; validate workers: ${knobs.workers ?? 'CLI default'}; timeout ${knobs.timeoutMs / 1000} s a process`);
-console.log(`load average (1 min): ${load.start.toFixed(2)} at start, ${load.end.toFixed(2)} at end${Math.max(load.start, load.end) > availableParallelism() ? '  (machine busy: wall times are inflated; CPU s is steadier)' : ''}\n`);
-printShapeTable(results);
+console.log(`\ncontract-gate validate vs DuckDB SQL checks: ${knobs.runs} run(s) each, alternating, medians; check time ${NOW}; ${availableParallelism()} cores; tables: ${knobs.cores.map((c) => `${c} core${c === 1 ? '' : 's'}`).join(', ')}; validate workers: ${knobs.workers ?? 'CLI default'}; timeout ${knobs.timeoutMs / 1000} s a process`);
+console.log(`load average (1 min): ${load.start.toFixed(2)} at start, ${load.end.toFixed(2)} at end${Math.max(load.start, load.end) > availableParallelism() ? '  (machine busy: wall times are inflated; CPU s is steadier)' : ''}`);
+printTables(tables);
 console.log('\nshapes:');
-for (const r of results) console.log(`  ${r.id.padEnd(20)} ${r.label} (${r.contract}); planted: ${r.expected || 'nothing'}`);
+for (const r of results) console.log(`  ${r.id.padEnd(24)} ${r.label} (${r.contract}); planted: ${r.expected || 'nothing'}`);
 printSections(s3, bundle);
 if (small) printSmallFile(small);
 console.log('\ntargets (reported, not enforced):');
-for (const r of results) console.log(`  ${r.id.padEnd(20)} ${r.targets.map((t) => `${targetMark(t)} ${t.name} (${t.value})`).join('; ')}`);
+printTableTargets(tables);
 for (const t of globalTargets) console.log(`  ${targetMark(t)}  ${t.name}: ${t.value}`);
-if (problems.length === 0) console.log(`\nverdicts and per-rule counts identical across contract-gate and DuckDB and equal to the planted violations in every shape and run${s3 && !('error' in s3) ? ', and on the S3 path' : ''}`);
-else printProblems(results, problems);
+if (problems.length === 0) console.log(`\nverdicts and per-rule counts identical across contract-gate and DuckDB and equal to the planted violations in every shape, table and run${s3 && !('error' in s3) ? ', and on the S3 path' : ''}`);
+else printProblems(problems);
 
 writeFileSync(join('bench', 'results.json'), `${JSON.stringify({
   generated_at: new Date().toISOString(), node: process.version, cores: availableParallelism(), load_average: load, runs: knobs.runs,
-  timeout_s: knobs.timeoutMs / 1000, workers: knobs.workers ?? null, now: NOW, shapes: results, s3: s3 ?? null, bundle: bundle ?? null, small_file: small ?? null,
+  timeout_s: knobs.timeoutMs / 1000, workers: knobs.workers ?? null, now: NOW, tables, s3: s3 ?? null, bundle: bundle ?? null, small_file: small ?? null,
   targets: globalTargets, ok: problems.length === 0, problems,
 }, (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v), 2)}\n`);
 process.exitCode = problems.length === 0 ? 0 : 1;
@@ -94,11 +93,11 @@ function printSections(s3Result: typeof s3, bundleResult: typeof bundle): void {
   }
 }
 
-function printProblems(shapes: readonly ShapeResult[], all: readonly string[]): void {
+function printProblems(all: readonly string[]): void {
   console.log(`\nVERDICTS DIFFER OR ARE MISSING (${all.length}):`);
   for (const p of all) console.log(`  ${p}`);
-  for (const r of shapes.filter((s) => !s.ok)) {
-    console.log(`\n${r.id}: planted [${r.expected}]`);
+  for (const table of tables) for (const r of table.shapes.filter((s) => !s.ok)) {
+    console.log(`\n${r.id} (${table.cores} core${table.cores === 1 ? '' : 's'}): planted [${r.expected}]`);
     for (const [engine, verdict] of Object.entries(r.verdicts)) console.log(`  ${engine}: ${verdict}`);
     console.log(`  reproduce:\n    ${r.reproduce.join('\n    ')}`);
   }

@@ -21,18 +21,30 @@ export interface Comparison {
 /**
  * The oracle's findings, then the row tolerance (aimed at the invalid rows it found, from a
  * stream of the seed's own), the oracle's verdict, contract-gate's run, and every difference.
+ * `workers`: run contract-gate once per thread count given instead of the seed's drawn one, each
+ * held to the same oracle (a difference names the thread count it happened with).
  */
-export async function compareEngines(drawn: Drawn, dir: string, paths: readonly string[]): Promise<Comparison> {
+export async function compareEngines(drawn: Drawn, dir: string, paths: readonly string[], workers?: readonly number[]): Promise<Comparison> {
   const keys = await loadReferenceKeys(drawn.facts.references);
   try {
     const scan = await oracleFindings(drawn.contract, paths, drawn.facts, keys);
     const { contract, verdict } = await judge(drawn, scan);
     const yaml = contractYaml(contract);
     const expected = expectedOutcome(scan, verdict, paths);
-    const run = await runEngine(yaml, `${contract.name}.v1.yaml`, dir, contract.now, drawn.engine, drawn.facts).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    if (run instanceof Error) return { yaml, expected, differences: [`contract-gate threw: ${run.stack ?? run.message}`] };
-    const samples = await sampleDifferences(contract, run.report, paths, scan.views, (view) => referenceCounts(contract, view, keys));
-    return { yaml, expected, differences: [...differences(expected, outcomeOfRun(run)), ...samples] };
+    const runs = workers ?? [drawn.engine.workers];
+    const found: string[] = [];
+    for (const count of runs) {
+      const label = workers === undefined ? '' : `[${count} worker${count === 1 ? '' : 's'}] `;
+      const engine = { ...drawn.engine, workers: count };
+      const run = await runEngine(yaml, `${contract.name}.v1.yaml`, dir, contract.now, engine, drawn.facts).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (run instanceof Error) {
+        found.push(`${label}contract-gate threw: ${run.stack ?? run.message}`);
+        continue;
+      }
+      const samples = await sampleDifferences(contract, run.report, paths, scan.views, (view) => referenceCounts(contract, view, keys));
+      found.push(...[...differences(expected, outcomeOfRun(run)), ...samples].map((d) => `${label}${d}`));
+    }
+    return { yaml, expected, differences: found };
   } finally {
     await keys.drop();
   }

@@ -16,6 +16,8 @@ export interface SeedResult {
   readonly writer: string;
   /** Worker threads contract-gate used (1: this thread), and whether it read the contract's ODCS export. */
   readonly engine: EngineOptions;
+  /** When given: contract-gate ran once per thread count here, instead of with `engine.workers`. */
+  readonly workers?: readonly number[];
   readonly yaml: string;
   /** What the lake held for contract-gate: the published history, the referenced keys. */
   readonly facts: SpecFacts;
@@ -32,12 +34,13 @@ const EXTENSION: Record<DataFormat, string> = { parquet: 'parquet', csv: 'csv', 
 
 /**
  * Draws, writes, validates with both engines and compares one seed; the files go unless `keep`,
- * which also leaves the contract and the facts beside the partition directory.
+ * which also leaves the contract and the facts beside the partition directory. `workers`: the
+ * thread counts to run contract-gate with, each compared (default: the one the seed draws).
  */
-export async function runSeed(seed: number, root: string, keep = false): Promise<SeedResult> {
+export async function runSeed(seed: number, root: string, keep = false, workers?: readonly number[]): Promise<SeedResult> {
   const drawn = drawSeed(seed);
   const dir = join(root, `seed-${seed}`, 'dt=2026-11-30');
-  const base = { seed, format: drawn.format, writer: drawn.writer.id, engine: drawn.engine, yaml: contractYaml(drawn.contract), facts: drawn.facts, dir };
+  const base = { seed, format: drawn.format, writer: drawn.writer.id, engine: drawn.engine, ...(workers ? { workers } : {}), yaml: contractYaml(drawn.contract), facts: drawn.facts, dir };
   await mkdir(dir, { recursive: true });
   try {
     const paths = drawn.tables.map((_, i) => join(dir, `part-${String(i).padStart(4, '0')}.${drawn.writer.extension ?? EXTENSION[drawn.format]}`));
@@ -46,7 +49,7 @@ export async function runSeed(seed: number, root: string, keep = false): Promise
     } catch (error) {
       return { ...base, differences: [], harnessError: `the writer failed: ${describe(error)}` };
     }
-    const compared = await compareEngines(drawn, dir, paths);
+    const compared = await compareEngines(drawn, dir, paths, workers);
     if (keep) await keepBeside(join(root, `seed-${seed}`), drawn.contract.name, compared.yaml, drawn.facts);
     return { ...base, ...compared };
   } catch (error) {
