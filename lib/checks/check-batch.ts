@@ -1,6 +1,8 @@
 import { ExactValue } from '../contract/exact-value.js';
+import { materialize } from '../formats/column-vector.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
+import { checkDictionaryColumn, dictionaryKeyHashes, dictionaryOf, valuesWanted } from './check-dictionary-column.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
 import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
@@ -31,9 +33,15 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
-  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name))));
-  for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
-  for (const column of decoded) checkColumnValues(context, column);
+  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name) || batch.vectors?.has(c.plan.spec.name))));
+  // Dictionary-encoded columns are judged once per entry; their values are made only for whoever reads them by row.
+  const dictionaries = new Map(decoded.flatMap((c) => [[c, dictionaryOf(batch, c)] as const]).filter(([, v]) => v !== undefined));
+  for (const column of decoded) if (!dictionaries.has(column) || valuesWanted(state, column.plan.spec.name)) context.values.set(column.plan.spec.name, coerceColumn(context, column));
+  for (const column of decoded) {
+    const vector = dictionaries.get(column);
+    if (vector) checkDictionaryColumn(context, column, vector, requiredWhen(context, column));
+    else checkColumnValues(context, column);
+  }
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
   for (const keySet of state.keySets) hashKeys(context, keySet, columns);
@@ -49,7 +57,8 @@ function absentMatters(column: ReadableColumn): boolean {
 function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<unknown> {
   const { spec } = column.plan;
   if (column.absent) return new Array(context.batch.rowCount).fill(column.plan.absentValue);
-  const raw = context.batch.columns.get(spec.name) ?? new Array(context.batch.rowCount).fill(null);
+  const vector = context.batch.vectors?.get(spec.name);
+  const raw = context.batch.columns.get(spec.name) ?? (vector ? materialize(vector) : new Array(context.batch.rowCount).fill(null));
   const detail = `{count} {row|rows} of ${spec.name} {is|are} not ${describeExpected(spec.type)}`;
   const unparsed = context.batch.parsed?.get(spec.name);
   if (unparsed) return parsedValues(context, raw, unparsed, spec.name, detail);
@@ -175,7 +184,7 @@ function requiredWhen(context: BatchContext, column: ReadableColumn): ((row: num
 function observeStatistics(context: BatchContext, columns: readonly ReadableColumn[]): void {
   const name = context.state.plan.freshness?.column;
   const column = columns.find((c) => c.plan.spec.name === name);
-  if (!name || !column || context.values.has(name)) return;
+  if (!name || !column || context.values.has(name) || context.batch.vectors?.has(name)) return;
   const max = context.batch.group?.statistics.get(name)?.max;
   if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(max, { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
 }
@@ -189,6 +198,8 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
     if (reference) lookUpHashed(context, hashed, reference, readable);
     return;
   }
+  const vector = keySet.columns.length === 1 && !context.values.has(keySet.columns[0]!) ? context.batch.vectors?.get(keySet.columns[0]!) : undefined;
+  if (vector?.kind === 'dictionary' && !reference) return hashes.pushAll(dictionaryKeyHashes(vector, context.skip));
   const parts = keySet.columns.map((name) => context.values.get(name));
   if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   const columns = parts as ArrayLike<unknown>[];

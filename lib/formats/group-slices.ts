@@ -4,6 +4,7 @@ import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
+import type { DictionaryVector } from './column-vector.js';
 import { PageBudget } from './page-budget.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
@@ -31,7 +32,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick' | 'vectors'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -47,7 +48,7 @@ export async function* groupSlices(source: ByteSource, info: ParquetFileInfo, gr
   for (let done = 0; done < group.rowCount; done += sliceRows) {
     const rowStart = group.rowStart + done;
     const rowCount = Math.min(sliceRows, group.rowCount - done);
-    const batch = await decoding(rowStart, rowCount, () => takeRows(group, queues, rowStart, rowCount, wanted.pick));
+    const batch = await decoding(rowStart, rowCount, () => takeRows(group, queues, rowStart, rowCount, wanted));
     // The last slice lets go of the group's pages before the engine moves on (a page can be 90 MB).
     if (done + sliceRows >= group.rowCount) await closeQueues(queues);
     yield batch;
@@ -96,12 +97,26 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
   return queues;
 }
 
-async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number, pick?: BatchOptions['pick']): Promise<ColumnBatch> {
+async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number, { pick, vectors = false }: WantedValues = {}): Promise<ColumnBatch> {
   const wanted = pick && pick.rows(rowStart, rowCount);
-  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount, pick?.columns.has(name) ? wanted : undefined)] as const));
-  const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
-  const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
-  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
+  const take = (name: string, queue: PageQueue) => {
+    const picked = pick?.columns.has(name) ?? false;
+    return vectors && !picked && !queue.hashed ? queue.takeVector(rowCount) : queue.take(rowCount, picked ? wanted : undefined);
+  };
+  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await take(name, queue)] as const));
+  const columns = new Map<string, ArrayLike<unknown>>();
+  const hashes = new Map<string, Float64Array>();
+  const vectorsTaken = new Map<string, DictionaryVector>();
+  for (const [name, queue, values] of taken) {
+    if (isDictionary(values)) vectorsTaken.set(name, values);
+    else if (queue.hashed) hashes.set(name, values as Float64Array);
+    else columns.set(name, values);
+  }
+  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectorsTaken.size > 0 ? { vectors: vectorsTaken } : {}) };
+}
+
+function isDictionary(values: ArrayLike<unknown> | DictionaryVector): values is DictionaryVector {
+  return (values as Partial<DictionaryVector>).kind === 'dictionary';
 }
 
 async function closeQueues(queues: ReadonlyMap<string, PageQueue>): Promise<void> {
@@ -136,6 +151,35 @@ class PageQueue {
       for (let i = 0; i < run.length; i++) out[filled + i] = run[i];
       filled += run.length;
     }
+    return out;
+  }
+
+  /**
+   * The next `count` rows as dictionary indices when every page they lie in is dictionary-encoded
+   * (one dictionary); as values when one is not: a writer falls back to PLAIN pages mid-chunk
+   * once its dictionary grows too large, and the rows already taken are then looked up.
+   */
+  async takeVector(count: number): Promise<ArrayLike<unknown> | DictionaryVector> {
+    const first = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+    const entries = first.entries;
+    if (!entries || !first.takeIndices) return this.take(count);
+    const indices = new Int32Array(count);
+    for (let filled = 0; filled < count;) {
+      const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+      if (page.entries !== entries || !page.takeIndices) return this.lookedUp(entries, indices, filled, count);
+      const taking = Math.min(count - filled, page.left);
+      await page.takeIndices(indices, filled, taking);
+      filled += taking;
+    }
+    return { kind: 'dictionary', entries, indices };
+  }
+
+  /** Rows [0, filled) taken as indices, looked up, and the rest taken as values. */
+  private async lookedUp(entries: ArrayLike<unknown>, indices: Int32Array, filled: number, count: number): Promise<unknown[]> {
+    const out = new Array<unknown>(count);
+    for (let i = 0; i < filled; i++) out[i] = indices[i]! < 0 ? null : entries[indices[i]!];
+    const rest = await this.take(count - filled);
+    for (let i = 0; i < rest.length; i++) out[filled + i] = rest[i];
     return out;
   }
 

@@ -22,6 +22,11 @@ export interface PageDictionary {
 
 const DICTIONARY_ENCODINGS = new Set(['PLAIN_DICTIONARY', 'RLE_DICTIONARY']);
 
+/** Whether a page of this encoding holds indices into the chunk's dictionary. */
+export function dictionaryEncoded(encoding: string | undefined): boolean {
+  return DICTIONARY_ENCODINGS.has(encoding ?? '');
+}
+
 /** Whether values of this encoding are read here (the rest are decoded whole by hyparquet). */
 export function runsRead(encoding: string | undefined, decoder: ColumnDecoder, hashed: boolean): boolean {
   if (encoding === 'PLAIN') return !hashed || decoder.type === 'BYTE_ARRAY';
@@ -133,23 +138,35 @@ async function byteArrays(window: ByteWindow, count: number, copy: boolean): Pro
 
 /** Dictionary indices (a bit width byte, then runs), read a run at a time and looked up. */
 function lookUp<T extends ArrayLike<unknown> & { [i: number]: unknown }>(window: ByteWindow, dictionary: ArrayLike<unknown> | undefined, make: (count: number) => T): ValueRun {
-  if (!dictionary) throw new UnreadableError('a dictionary-encoded page comes before any dictionary page');
-  let cursor: Promise<RleCursor | undefined> | undefined;
-  let indices = new Uint32Array(0);
+  const read = indexRun(window, dictionary?.length);
+  let indices = new Int32Array(0);
   return async (count) => {
-    if (indices.length < count) indices = new Uint32Array(count);
+    if (indices.length < count) indices = new Int32Array(count);
+    await read(indices, 0, count);
+    const out = make(count);
+    for (let i = 0; i < count; i++) out[i] = dictionary![indices[i]!];
+    return out;
+  };
+}
+
+/** Writes the next `count` dictionary indices at `out[from]`, each checked to lie in the dictionary. */
+export type IndexRun = (out: Int32Array, from: number, count: number) => Promise<void>;
+
+/** A dictionary-encoded page's indices (a bit width byte, then runs), read a run at a time. */
+export function indexRun(window: ByteWindow, entries: number | undefined): IndexRun {
+  if (entries === undefined) throw new UnreadableError('a dictionary-encoded page comes before any dictionary page');
+  let cursor: Promise<RleCursor | undefined> | undefined;
+  return async (out, from, count) => {
     cursor ??= indexCursor(window);
     const reading = await cursor;
     // A width of 0 (or no bytes at all) means every index is 0.
-    if (reading) await reading.read(indices, 0, count);
-    else indices.fill(0, 0, count);
-    const out = make(count);
-    for (let i = 0; i < count; i++) {
-      const index = indices[i]!;
-      if (index >= dictionary.length) throw new UnreadableError(`dictionary index ${index} is past the dictionary's ${dictionary.length} entries`);
-      out[i] = dictionary[index];
+    if (reading) await reading.read(out, from, count);
+    else out.fill(0, from, from + count);
+    for (let i = from; i < from + count; i++) {
+      const index = out[i]!;
+      // A width-32 index past 2^31 reads negative: past the dictionary all the same.
+      if (index >= entries || index < 0) throw new UnreadableError(`dictionary index ${index >>> 0} is past the dictionary's ${entries} entries`);
     }
-    return out;
   };
 }
 

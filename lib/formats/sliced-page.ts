@@ -6,7 +6,7 @@ import { hashValue } from '../checks/key-hash.js';
 import { wholeWindow, type ByteWindow } from './byte-window.js';
 import { deltaReadable, deltaRun } from './delta-value-runs.js';
 import { decimalValues, isDecimal, rawDecimalElement } from './exact-decimals.js';
-import { hashRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
+import { dictionaryEncoded, hashRun, indexRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
 import { RleCursor } from './rle-cursor.js';
 import { UnreadableError } from './table-file.js';
 
@@ -31,6 +31,13 @@ export interface SlicedPage {
    * value only a row marked 1 reads may be left undefined elsewhere (see BatchOptions.pick).
    */
   take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>>;
+  /** A dictionary-encoded page read in runs: the dictionary its indices point into (see takeIndices). */
+  readonly entries?: ArrayLike<unknown>;
+  /**
+   * Dictionary-encoded pages: the next `count` rows, as `take` would give them, as indices into
+   * `entries` written at `out[from]`, -1 for null; nothing is looked up.
+   */
+  takeIndices?(out: Int32Array, from: number, count: number): Promise<void>;
 }
 
 /** A data page ready to be read in runs: its definition levels (absent when every row has a value) and values. */
@@ -89,6 +96,7 @@ function wholeRunsReadable(decoder: ColumnDecoder, encoding: string | undefined,
 
 /** Hands out a page's rows from its parts; `runsReadable` must hold for it, or a delta encoding on a page in memory. */
 export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: PageDictionary | undefined, hashed: boolean): SlicedPage {
+  if (!hashed && dictionary && dictionaryEncoded(parts.encoding)) return indexRuns(parts, dictionary.values);
   const values = deltaReadable(parts.encoding, decoder) ? deltaRun(parts.values.bytes, parts.encoding, decoder, hashed, parts.rows)
     : hashed ? hashRun(parts.values, parts.encoding, dictionary) : valueRun(parts.values, parts.encoding, decoder, dictionary?.values);
   const levels = parts.levels && new RleCursor(parts.levels, 1, 'definition levels');
@@ -118,6 +126,52 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
   async function finishing<T>(out: T): Promise<T> {
     if (at >= rows) await parts.values.finish();
     return out;
+  }
+}
+
+/**
+ * A dictionary-encoded page: its rows as indices into the dictionary (takeIndices), or looked up
+ * (take) for a caller that wants values. Nulls are spread out from the stored indices in place.
+ */
+function indexRuns(parts: PageParts, entries: DecodedArray): SlicedPage {
+  const read = indexRun(parts.values, entries.length);
+  const levels = parts.levels && new RleCursor(parts.levels, 1, 'definition levels');
+  const { rows } = parts;
+  let at = 0;
+  let scratch = new Uint8Array(0);
+  let indices = new Int32Array(0);
+  const page: SlicedPage = {
+    entries,
+    get left() {
+      return rows - at;
+    },
+    async take(count) {
+      if (indices.length < count) indices = new Int32Array(count);
+      await takeIndices(indices, 0, count);
+      const out = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) {
+        const index = indices[i]!;
+        out[i] = index < 0 ? null : entries[index];
+      }
+      return out;
+    },
+    takeIndices,
+  };
+  return page;
+
+  async function takeIndices(out: Int32Array, from: number, count: number): Promise<void> {
+    at += count;
+    if (!levels) await read(out, from, count);
+    else {
+      if (scratch.length < count) scratch = new Uint8Array(count);
+      await levels.read(scratch, 0, count);
+      let stored = 0;
+      for (let i = 0; i < count; i++) if (scratch[i] === 1) stored++;
+      await read(out, from, stored);
+      // Backwards, so each stored index is moved before its place is written over.
+      for (let i = count - 1, next = from + stored - 1; i >= 0; i--) out[from + i] = scratch[i] === 1 ? out[next--]! : -1;
+    }
+    if (at >= rows) await parts.values.finish();
   }
 }
 

@@ -42,6 +42,11 @@ export interface BatchOptions {
    */
   readonly rawText?: ReadonlySet<string>;
   /**
+   * The caller reads ColumnBatch.vectors: a reader may deliver a column there (dictionary indices
+   * for a dictionary-encoded page) instead of as values in `columns`.
+   */
+  readonly vectors?: boolean;
+  /**
    * For a caller that reads a few rows of `columns` only: `rows(rowStart, rowCount)` marks them
    * with 1, and a reader may leave the values of other rows undefined rather than make them.
    */
