@@ -5,6 +5,8 @@ import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
 import { PageBudget } from './page-budget.js';
+import { isNumberVector, joinPieces } from './number-pieces.js';
+import type { NumberVector } from './column-vector.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /**
@@ -31,7 +33,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick' | 'vectors'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -88,7 +90,8 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
     const rawText = wanted.rawText?.has(name) ?? false;
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
+    const numbers = !hashed && !presence && wanted.vectors === true;
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, numbers, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));
@@ -98,10 +101,11 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
 
 async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number, pick?: BatchOptions['pick']): Promise<ColumnBatch> {
   const wanted = pick && pick.rows(rowStart, rowCount);
-  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount, pick?.columns.has(name) ? wanted : undefined)] as const));
-  const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
+  const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await (queue.numbers ? queue.takeNumbers(rowCount) : queue.take(rowCount, pick?.columns.has(name) ? wanted : undefined))] as const));
+  const vectors = new Map(taken.filter((entry): entry is [string, PageQueue, NumberVector] => isNumberVector(entry[2])).map(([name, , vector]) => [name, vector]));
+  const columns = new Map(taken.filter(([name, queue]) => !queue.hashed && !vectors.has(name)).map(([name, , values]) => [name, values as ArrayLike<unknown>]));
   const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
-  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
+  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectors.size > 0 ? { vectors } : {}) };
 }
 
 async function closeQueues(queues: ReadonlyMap<string, PageQueue>): Promise<void> {
@@ -124,7 +128,24 @@ class PageQueue {
   /** Rows in the pages fetched so far. */
   private fetched = 0;
 
-  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, readonly numbers: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+
+  /**
+   * The next `count` rows as one NumberVector where every page they come from is PLAIN numbers
+   * exact as doubles (see sliced-page.ts), else as values, as `take` gives them.
+   */
+  async takeNumbers(count: number): Promise<NumberVector | ArrayLike<unknown>> {
+    const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+    if (page.left >= count) return page.takeNumbers ? page.takeNumbers(count) : page.take(count);
+    const pieces: (NumberVector | ArrayLike<unknown>)[] = [];
+    for (let filled = 0; filled < count;) {
+      const next = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+      const taking = Math.min(count - filled, next.left);
+      pieces.push(next.takeNumbers ? await next.takeNumbers(taking) : await next.take(taking));
+      filled += taking;
+    }
+    return joinPieces(pieces, count);
+  }
 
   async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>> {
     if (this.page && this.page.left >= count) return this.page.take(count, wanted);

@@ -57,6 +57,11 @@ export interface BatchOptions {
    * can be checked apart.
    */
   readonly textRange?: TextRange;
+  /**
+   * The caller reads ColumnBatch.vectors: a reader may then deliver a column as typed memory
+   * (see column-vector.ts) instead of in `columns`. Unset, every column comes in `columns`.
+   */
+  readonly vectors?: boolean;
 }
 
 /**
