@@ -3,6 +3,9 @@ import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
+import { materialize, type NumberVector } from '../formats/column-vector.js';
+import { checkNumberColumn } from './check-number-column.js';
+import { keyHashesOf, type KeyPart } from './vector-keys.js';
 import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
 import { below, type Ordered } from './observed-ranges.js';
 import type { KeySet, PartitionState } from './partition-state.js';
@@ -17,6 +20,8 @@ interface BatchContext {
   readonly values: Map<string, ArrayLike<unknown>>;
   /** 1 at the index of a row that could not be read; absent when every row was read. */
   readonly skip: Uint8Array | undefined;
+  /** Columns checked as doubles (check-number-column.ts) rather than through `values`. */
+  readonly numbers: Map<string, NumberVector>;
 }
 
 /**
@@ -30,15 +35,40 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     if (skip) skip[bad.row - batch.rowStart] = 1;
     state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
-  const context: BatchContext = { state, file, batch, values: new Map(), skip };
-  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name))));
-  for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
+  const context: BatchContext = { state, file, batch, values: new Map(), skip, numbers: new Map() };
+  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name) || batch.vectors?.has(c.plan.spec.name) === true)));
+  for (const column of decoded) {
+    const numbers = numberVectorOf(context, column);
+    if (numbers) context.numbers.set(column.plan.spec.name, numbers);
+    if (!numbers || valuesWanted(context, columns, column)) context.values.set(column.plan.spec.name, numbers ? numberValues(numbers) : coerceColumn(context, column));
+  }
   for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
   for (const keySet of state.keySets) hashKeys(context, keySet, columns);
   state.rows += batch.rowCount - unreadable.length;
   state.scanned += batch.rowCount;
+}
+
+/**
+ * A column a reader delivered as doubles (see column-vector.ts), checked as such where nothing
+ * else is asked of its values: no parse, no unreadable row, no `required_when` on it.
+ */
+function numberVectorOf(context: BatchContext, column: ReadableColumn): NumberVector | undefined {
+  const vector = context.batch.vectors?.get(column.plan.spec.name);
+  if (vector?.kind !== 'number' || column.absent || column.coerce || context.skip || column.plan.spec.requiredWhen) return undefined;
+  return vector;
+}
+
+/** Whether another rule reads a number column's values by row: a `required_when` on it, or the reference rows. */
+function valuesWanted(context: BatchContext, columns: readonly ReadableColumn[], column: ReadableColumn): boolean {
+  const { name } = column.plan.spec;
+  return context.state.plan.referenceRows !== undefined || columns.some((c) => c.plan.spec.requiredWhen?.column === name);
+}
+
+/** A number column's values by row: its doubles as they are when it has no null. */
+function numberValues(vector: NumberVector): ArrayLike<unknown> {
+  return vector.present ? materialize(vector) : vector.values;
 }
 
 /** A column the file lacks reads as nulls, which only a `required` (at warn) or `required_when` can fault, or as its default, which its rules judge. */
@@ -49,7 +79,8 @@ function absentMatters(column: ReadableColumn): boolean {
 function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<unknown> {
   const { spec } = column.plan;
   if (column.absent) return new Array(context.batch.rowCount).fill(column.plan.absentValue);
-  const raw = context.batch.columns.get(spec.name) ?? new Array(context.batch.rowCount).fill(null);
+  const vector = context.batch.vectors?.get(spec.name);
+  const raw = context.batch.columns.get(spec.name) ?? (vector && materialize(vector)) ?? new Array(context.batch.rowCount).fill(null);
   const detail = `{count} {row|rows} of ${spec.name} {is|are} not ${describeExpected(spec.type)}`;
   const unparsed = context.batch.parsed?.get(spec.name);
   if (unparsed) return parsedValues(context, raw, unparsed, spec.name, detail);
@@ -76,6 +107,8 @@ function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparse
 function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
+  const numbers = context.numbers.get(spec.name);
+  if (numbers) return checkNumberColumn(state, { name: spec.name, type: spec.type, rules, mustHaveValue, missing: missingDetail(spec.name), file: context.file, rowStart: context.batch.rowStart }, numbers);
   const values = context.values.get(spec.name) ?? [];
   if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
@@ -175,7 +208,7 @@ function requiredWhen(context: BatchContext, column: ReadableColumn): ((row: num
 function observeStatistics(context: BatchContext, columns: readonly ReadableColumn[]): void {
   const name = context.state.plan.freshness?.column;
   const column = columns.find((c) => c.plan.spec.name === name);
-  if (!name || !column || context.values.has(name)) return;
+  if (!name || !column || context.values.has(name) || context.numbers.has(name)) return;
   const max = context.batch.group?.statistics.get(name)?.max;
   if (typeof max === 'number' || max instanceof ExactValue) context.state.observeNewest(max, { file: context.file, row: null, value: toSampleValue(max, column.plan.spec.type) });
 }
@@ -189,8 +222,10 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
     if (reference) lookUpHashed(context, hashed, reference, readable);
     return;
   }
+  const vectors = keySet.columns.map((name) => context.numbers.get(name) ?? context.values.get(name));
+  if (vectors.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
+  if (!reference && keySet.columns.some((name) => context.numbers.has(name))) return hashes.pushAll(keyHashesOf(vectors as KeyPart[], context.batch.rowCount, context.skip));
   const parts = keySet.columns.map((name) => context.values.get(name));
-  if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   const columns = parts as ArrayLike<unknown>[];
   if (reference) return hashAndLookUp(context, keySet, columns, reference, readable);
   for (let i = 0; i < context.batch.rowCount; i++) hashes.push(context.skip?.[i] ? NaN : keyHashAt(columns, i));

@@ -74,7 +74,7 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     // not a JSON column with a default, whose missing keys the engine reads as that default.
     const parse = schema.kind === 'typed' ? undefined : new Map(present.filter((c) => text || c.plan.absentValue === null).map((c) => [c.plan.spec.name, c.plan.spec.type]));
     const presenceOnly = text ? undefined : presenceOnlyColumns(plan, present);
-    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, present, text), presenceOnly, parse };
+    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, present, text), presenceOnly, parse, vectors: true };
     for await (const batch of table.batches(present.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));
