@@ -1,10 +1,12 @@
 import { ExactValue } from '../contract/exact-value.js';
-import { materialize } from '../formats/column-vector.js';
+import { materialize, type NumberVector } from '../formats/column-vector.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { checkDictionaryColumn, dictionaryKeyHashes, dictionaryOf, valuesWanted } from './check-dictionary-column.js';
 import { describeExpected, INVALID } from './coerce-value.js';
 import { keyHashAt } from './key-values.js';
+import { checkNumberColumn } from './check-number-column.js';
+import { keyHashesOf, type KeyPart } from './vector-keys.js';
 import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
 import { below, type Ordered } from './observed-ranges.js';
 import type { KeySet, PartitionState } from './partition-state.js';
@@ -19,6 +21,8 @@ interface BatchContext {
   readonly values: Map<string, ArrayLike<unknown>>;
   /** 1 at the index of a row that could not be read; absent when every row was read. */
   readonly skip: Uint8Array | undefined;
+  /** Columns checked as doubles (check-number-column.ts) rather than through `values`. */
+  readonly numbers: Map<string, NumberVector>;
 }
 
 /**
@@ -32,11 +36,18 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     if (skip) skip[bad.row - batch.rowStart] = 1;
     state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
-  const context: BatchContext = { state, file, batch, values: new Map(), skip };
+  const context: BatchContext = { state, file, batch, values: new Map(), skip, numbers: new Map() };
   const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name) || batch.vectors?.has(c.plan.spec.name))));
   // Dictionary-encoded columns are judged once per entry; their values are made only for whoever reads them by row.
   const dictionaries = new Map(decoded.flatMap((c) => [[c, dictionaryOf(batch, c)] as const]).filter(([, v]) => v !== undefined));
-  for (const column of decoded) if (!dictionaries.has(column) || valuesWanted(state, column.plan.spec.name)) context.values.set(column.plan.spec.name, coerceColumn(context, column));
+  for (const column of decoded) {
+    const { name } = column.plan.spec;
+    const numbers = dictionaries.has(column) ? undefined : numberVectorOf(context, column);
+    if (numbers) context.numbers.set(name, numbers);
+    if (dictionaries.has(column) || numbers) {
+      if (numbers ? numberValuesWanted(state, name) : valuesWanted(state, name)) context.values.set(name, numbers ? numberValues(numbers) : coerceColumn(context, column));
+    } else context.values.set(name, coerceColumn(context, column));
+  }
   for (const column of decoded) {
     const vector = dictionaries.get(column);
     if (vector) checkDictionaryColumn(context, column, vector, requiredWhen(context, column));
@@ -52,6 +63,26 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
 /** A column the file lacks reads as nulls, which only a `required` (at warn) or `required_when` can fault, or as its default, which its rules judge. */
 function absentMatters(column: ReadableColumn): boolean {
   return column.plan.absentValue !== null || column.plan.mustHaveValue || column.plan.spec.requiredWhen !== undefined;
+}
+
+/**
+ * A column a reader delivered as doubles (see column-vector.ts), checked as such where nothing
+ * else is asked of its values: no parse, no unreadable row, no `required_when` on it.
+ */
+function numberVectorOf(context: BatchContext, column: ReadableColumn): NumberVector | undefined {
+  const vector = context.batch.vectors?.get(column.plan.spec.name);
+  if (vector?.kind !== 'number' || column.absent || column.coerce || context.skip || column.plan.spec.requiredWhen) return undefined;
+  return vector;
+}
+
+/** Whether a rule reads a number column's values by row: a `required_when` on it, or the reference rows (composite keys take the vector). */
+function numberValuesWanted(state: PartitionState, name: string): boolean {
+  return state.plan.referenceRows !== undefined || state.plan.columns.some((c) => c.spec.requiredWhen?.column === name);
+}
+
+/** A number column's values by row: its doubles as they are when it has no null. */
+function numberValues(vector: NumberVector): ArrayLike<unknown> {
+  return vector.present ? materialize(vector) : vector.values;
 }
 
 function coerceColumn(context: BatchContext, column: ReadableColumn): ArrayLike<unknown> {
@@ -85,6 +116,8 @@ function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparse
 function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
+  const numbers = context.numbers.get(spec.name);
+  if (numbers) return checkNumberColumn(state, { name: spec.name, type: spec.type, rules, mustHaveValue, missing: missingDetail(spec.name), file: context.file, rowStart: context.batch.rowStart }, numbers);
   const values = context.values.get(spec.name) ?? [];
   if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
@@ -200,8 +233,10 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
   }
   const vector = keySet.columns.length === 1 && !context.values.has(keySet.columns[0]!) ? context.batch.vectors?.get(keySet.columns[0]!) : undefined;
   if (vector?.kind === 'dictionary' && !reference) return hashes.pushAll(dictionaryKeyHashes(vector, context.skip));
+  const vectors = keySet.columns.map((name) => context.numbers.get(name) ?? context.values.get(name));
+  if (vectors.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
+  if (!reference && keySet.columns.some((name) => context.numbers.has(name))) return hashes.pushAll(keyHashesOf(vectors as KeyPart[], context.batch.rowCount, context.skip));
   const parts = keySet.columns.map((name) => context.values.get(name));
-  if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   const columns = parts as ArrayLike<unknown>[];
   if (reference) return hashAndLookUp(context, keySet, columns, reference, readable);
   for (let i = 0; i < context.batch.rowCount; i++) hashes.push(context.skip?.[i] ? NaN : keyHashAt(columns, i));

@@ -21,7 +21,16 @@ export interface ValueRule {
   /** Message template for the final report; `{count}` and `{one|many}` are filled in. */
   readonly detail: string;
   readonly fails: (value: unknown) => boolean;
+  /** What `fails` decides for a number, for a loop over a column of doubles (check-number-column.ts). */
+  readonly number?: NumberTest;
 }
+
+/**
+ * `beyond`: a number strictly on the `side` of `at` (1: above, -1: below) fails, one strictly on
+ * the other side passes, and `fails` decides the rest (a number on `at`, where an inexact bound
+ * needs its digits, and NaN). `nan`: a number fails exactly when it is NaN.
+ */
+export type NumberTest = { readonly kind: 'beyond'; readonly side: 1 | -1; readonly at: number } | { readonly kind: 'nan' };
 
 /** Compiles a column's value rules once, so the per-row work is one call per rule. */
 export function valueRulesFor(column: ColumnSpec, judged: JudgedAt): ValueRule[] {
@@ -35,7 +44,7 @@ export function valueRulesFor(column: ColumnSpec, judged: JudgedAt): ValueRule[]
   }
   if (column.notInFuture) {
     const now = judged.at;
-    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than ${judged.due ? judged.text : `the check time ${judged.text}`}`, fails: (v) => (typeof v === 'number' ? v > now : compareOrdered(v as Ordered, now) > 0) });
+    rules.push({ rule: 'not_in_future', detail: `${rows} {is|are} later than ${judged.due ? judged.text : `the check time ${judged.text}`}`, fails: (v) => (typeof v === 'number' ? v > now : compareOrdered(v as Ordered, now) > 0), number: { kind: 'beyond', side: 1, at: now } });
   }
   return rules;
 }
@@ -67,12 +76,12 @@ function boundRules(column: ColumnSpec, rows: string): ValueRule[] {
   if (min !== undefined) {
     const detail = `${rows} {is|are} below the minimum ${formatBound(min, type)}`;
     const bound = Number(min);
-    rules.push({ rule: 'min', detail, fails: floats ? (v) => (v as number) < bound : beyond(min, -1) });
+    rules.push({ rule: 'min', detail, fails: floats ? (v) => (v as number) < bound : beyond(min, -1), number: { kind: 'beyond', side: -1, at: bound } });
   }
   if (max !== undefined) {
     const detail = `${rows} {is|are} above the maximum ${formatBound(max, type)}`;
     const bound = Number(max);
-    rules.push({ rule: 'max', detail, fails: floats ? (v) => (v as number) > bound : beyond(max, 1) });
+    rules.push({ rule: 'max', detail, fails: floats ? (v) => (v as number) > bound : beyond(max, 1), number: { kind: 'beyond', side: 1, at: bound } });
   }
   if (floats) rules.push(nanRule(min !== undefined ? 'min' : 'max', rows, boundsText(column, min, max)));
   return rules;
@@ -107,7 +116,7 @@ function boundsText({ type }: ColumnSpec, min: Ordered | undefined, max: Ordered
 }
 
 function nanRule(rule: RuleId, rows: string, wanted: string): ValueRule {
-  return { rule, detail: `${rows} {is|are} NaN, which is not a number ${wanted}`, fails: (v) => v !== v };
+  return { rule, detail: `${rows} {is|are} NaN, which is not a number ${wanted}`, fails: (v) => v !== v, number: { kind: 'nan' } };
 }
 
 /**

@@ -4,8 +4,9 @@ import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
-import type { DictionaryVector } from './column-vector.js';
+import type { ColumnVector, DictionaryVector, NumberVector } from './column-vector.js';
 import { PageBudget } from './page-budget.js';
+import { isNumberVector, joinPieces } from './number-pieces.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /**
@@ -89,7 +90,8 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
     const rawText = wanted.rawText?.has(name) ?? false;
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
+    const numbers = !hashed && !presence && wanted.vectors === true;
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, numbers, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));
@@ -106,16 +108,16 @@ async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQue
   const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await take(name, queue)] as const));
   const columns = new Map<string, ArrayLike<unknown>>();
   const hashes = new Map<string, Float64Array>();
-  const vectorsTaken = new Map<string, DictionaryVector>();
+  const vectorsTaken = new Map<string, ColumnVector>();
   for (const [name, queue, values] of taken) {
-    if (isDictionary(values)) vectorsTaken.set(name, values);
+    if (isDictionary(values) || isNumberVector(values)) vectorsTaken.set(name, values);
     else if (queue.hashed) hashes.set(name, values as Float64Array);
     else columns.set(name, values);
   }
   return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectorsTaken.size > 0 ? { vectors: vectorsTaken } : {}) };
 }
 
-function isDictionary(values: ArrayLike<unknown> | DictionaryVector): values is DictionaryVector {
+function isDictionary(values: unknown): values is DictionaryVector {
   return (values as Partial<DictionaryVector>).kind === 'dictionary';
 }
 
@@ -139,7 +141,24 @@ class PageQueue {
   /** Rows in the pages fetched so far. */
   private fetched = 0;
 
-  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, readonly numbers: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+
+  /**
+   * The next `count` rows as one NumberVector where every page they come from is PLAIN numbers
+   * exact as doubles (see sliced-page.ts), else as values, as `take` gives them.
+   */
+  async takeNumbers(count: number): Promise<NumberVector | ArrayLike<unknown>> {
+    const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+    if (page.left >= count) return page.takeNumbers ? page.takeNumbers(count) : page.take(count);
+    const pieces: (NumberVector | ArrayLike<unknown>)[] = [];
+    for (let filled = 0; filled < count;) {
+      const next = this.page && this.page.left > 0 ? this.page : await this.nextPage();
+      const taking = Math.min(count - filled, next.left);
+      pieces.push(next.takeNumbers ? await next.takeNumbers(taking) : await next.take(taking));
+      filled += taking;
+    }
+    return joinPieces(pieces, count);
+  }
 
   async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>> {
     if (this.page && this.page.left >= count) return this.page.take(count, wanted);
@@ -159,10 +178,10 @@ class PageQueue {
    * (one dictionary); as values when one is not: a writer falls back to PLAIN pages mid-chunk
    * once its dictionary grows too large, and the rows already taken are then looked up.
    */
-  async takeVector(count: number): Promise<ArrayLike<unknown> | DictionaryVector> {
+  async takeVector(count: number): Promise<ArrayLike<unknown> | DictionaryVector | NumberVector> {
     const first = this.page && this.page.left > 0 ? this.page : await this.nextPage();
     const entries = first.entries;
-    if (!entries || !first.takeIndices) return this.take(count);
+    if (!entries || !first.takeIndices) return this.numbers ? this.takeNumbers(count) : this.take(count);
     const indices = new Int32Array(count);
     for (let filled = 0; filled < count;) {
       const page = this.page && this.page.left > 0 ? this.page : await this.nextPage();

@@ -112,7 +112,7 @@ async function pickedByteArrays(window: ByteWindow, count: number, wanted: Uint8
 const PLAIN_BYTES: Partial<Record<ParquetType, number>> = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
 
 /** The next `length` bytes (a copy, or a view valid until the next fill) as hyparquet's reader; the window stands after them. */
-async function taken(window: ByteWindow, length: number, copy: boolean): Promise<{ view: DataView; offset: number }> {
+export async function taken(window: ByteWindow, length: number, copy: boolean): Promise<{ view: DataView; offset: number }> {
   if (window.end - window.at < length) await window.fill(length);
   if (window.end - window.at < length) throw new UnreadableError(`a page ends ${length - (window.end - window.at)} bytes short of its values`);
   const bytes = copy ? window.bytes.slice(window.at, window.at + length) : window.bytes.subarray(window.at, window.at + length);

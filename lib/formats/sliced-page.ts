@@ -8,6 +8,8 @@ import { deltaReadable, deltaRun } from './delta-value-runs.js';
 import { decimalValues, isDecimal, rawDecimalElement } from './exact-decimals.js';
 import { dictionaryEncoded, hashRun, indexRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
 import { RleCursor } from './rle-cursor.js';
+import type { NumberVector } from './column-vector.js';
+import { numberForm, numberRun, type NumberRunResult } from './number-runs.js';
 import { UnreadableError } from './table-file.js';
 
 export type { PageDictionary } from './page-value-runs.js';
@@ -38,6 +40,12 @@ export interface SlicedPage {
    * `entries` written at `out[from]`, -1 for null; nothing is looked up.
    */
   takeIndices?(out: Int32Array, from: number, count: number): Promise<void>;
+  /**
+   * Present on a PLAIN page of fixed-width numbers (see number-runs.ts): the next `count` rows as
+   * a NumberVector, or as `take` gives them where a value has no exact double. Either way the
+   * rows are taken.
+   */
+  takeNumbers?(count: number): Promise<NumberVector | ArrayLike<unknown>>;
 }
 
 /** A data page ready to be read in runs: its definition levels (absent when every row has a value) and values. */
@@ -101,12 +109,25 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
     : hashed ? hashRun(parts.values, parts.encoding, dictionary) : valueRun(parts.values, parts.encoding, decoder, dictionary?.values);
   const levels = parts.levels && new RleCursor(parts.levels, 1, 'definition levels');
   const { rows } = parts;
+  const form = !hashed && parts.encoding === 'PLAIN' ? numberForm(decoder) : undefined;
+  const numbers = form && numberRun(parts.values, form, decoder);
   let at = 0;
   let scratch = new Uint8Array(0);
   return {
     get left() {
       return rows - at;
     },
+    ...(numbers && {
+      async takeNumbers(count: number) {
+        at += count;
+        if (!levels) return finishing(numberVector(await numbers(count), undefined));
+        if (scratch.length < count) scratch = new Uint8Array(count);
+        await levels.read(scratch, 0, count);
+        let stored = 0;
+        for (let i = 0; i < count; i++) if (scratch[i] === 1) stored++;
+        return finishing(numberVector(await numbers(stored), scratch.subarray(0, count)));
+      },
+    }),
     async take(count, wanted) {
       at += count;
       if (!levels) return finishing(await values(count, wanted));
@@ -173,6 +194,26 @@ function indexRuns(parts: PageParts, entries: DecodedArray): SlicedPage {
     }
     if (at >= rows) await parts.values.finish();
   }
+}
+
+/**
+ * Stored values spread over their rows by the definition levels (1 where a row has a value;
+ * undefined when every row has one): a NumberVector, or values with nulls where a value is not
+ * an exact double.
+ */
+function numberVector(run: NumberRunResult, levels: Uint8Array | undefined): NumberVector | ArrayLike<unknown> {
+  if (!levels) return run.exact ? { kind: 'number', values: run.values } : run.values;
+  const count = levels.length;
+  if (!run.exact) {
+    const out = new Array<unknown>(count);
+    for (let i = 0, next = 0; i < count; i++) out[i] = levels[i] === 1 ? run.values[next++] : null;
+    return out;
+  }
+  if (run.values.length === count) return { kind: 'number', values: run.values };
+  const values = new Float64Array(count);
+  const stored = run.values;
+  for (let i = 0, next = 0; i < count; i++) if (levels[i] === 1) values[i] = stored[next++]!;
+  return { kind: 'number', values, present: levels.slice() };
 }
 
 /** `wanted` over rows as a mask over the stored (non-null) values of those rows. */

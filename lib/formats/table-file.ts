@@ -42,11 +42,6 @@ export interface BatchOptions {
    */
   readonly rawText?: ReadonlySet<string>;
   /**
-   * The caller reads ColumnBatch.vectors: a reader may deliver a column there (dictionary indices
-   * for a dictionary-encoded page) instead of as values in `columns`.
-   */
-  readonly vectors?: boolean;
-  /**
    * For a caller that reads a few rows of `columns` only: `rows(rowStart, rowCount)` marks them
    * with 1, and a reader may leave the values of other rows undefined rather than make them.
    */
@@ -62,6 +57,11 @@ export interface BatchOptions {
    * can be checked apart.
    */
   readonly textRange?: TextRange;
+  /**
+   * The caller reads ColumnBatch.vectors: a reader may then deliver a column as typed memory
+   * (see column-vector.ts) instead of in `columns`. Unset, every column comes in `columns`.
+   */
+  readonly vectors?: boolean;
 }
 
 /**
