@@ -1,9 +1,12 @@
+import type { SchemaElement } from 'hyparquet';
 import { GateError } from '../errors.js';
 import { reason, type ParquetFileInfo } from './parquet-footer.js';
 import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
+import { ByteColumnBuilder } from './byte-column-builder.js';
+import type { ColumnVector } from './column-vector.js';
 import { PageBudget } from './page-budget.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
@@ -31,7 +34,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'textBytes' | 'pick'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -88,7 +91,8 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const hashed = (wanted.hashOnly?.has(name) ?? false) && element !== undefined && keyHashable(element);
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
     const rawText = wanted.rawText?.has(name) ?? false;
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
+    const bytes = !hashed && !presence && !rawText && (wanted.textBytes?.has(name) ?? false) && element !== undefined && isText(element);
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, bytes, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));
@@ -99,9 +103,19 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
 async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQueue>, rowStart: number, rowCount: number, pick?: BatchOptions['pick']): Promise<ColumnBatch> {
   const wanted = pick && pick.rows(rowStart, rowCount);
   const taken = await Promise.all([...queues].map(async ([name, queue]) => [name, queue, await queue.take(rowCount, pick?.columns.has(name) ? wanted : undefined)] as const));
-  const columns = new Map(taken.filter(([, queue]) => !queue.hashed).map(([name, , values]) => [name, values]));
+  const columns = new Map(taken.filter(([, queue, values]) => !queue.hashed && !isVector(values)).map(([name, , values]) => [name, values as ArrayLike<unknown>]));
   const hashes = new Map(taken.filter(([, queue]) => queue.hashed).map(([name, , values]) => [name, values as Float64Array]));
-  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}) };
+  const vectors = new Map(taken.filter(([, , values]) => isVector(values)).map(([name, , values]) => [name, values as ColumnVector]));
+  return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectors.size > 0 ? { vectors } : {}) };
+}
+
+function isVector(values: ArrayLike<unknown> | ColumnVector): values is ColumnVector {
+  return (values as { kind?: unknown }).kind !== undefined;
+}
+
+/** A column hyparquet decodes to strings (column-decoder.ts): annotated as text. */
+function isText(element: SchemaElement): boolean {
+  return element.converted_type === 'UTF8' || element.logical_type?.type === 'STRING';
 }
 
 async function closeQueues(queues: ReadonlyMap<string, PageQueue>): Promise<void> {
@@ -124,9 +138,11 @@ class PageQueue {
   /** Rows in the pages fetched so far. */
   private fetched = 0;
 
-  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, private readonly bytes: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
 
-  async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>> {
+  /** With `bytes`, a run that starts on a page of PLAIN byte arrays comes as a ByteVector. */
+  async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown> | ColumnVector> {
+    if (this.bytes && !wanted && count > 0 && (await this.current()).takeBytes) return this.takeBytes(count);
     if (this.page && this.page.left >= count) return this.page.take(count, wanted);
     const out: { [i: number]: unknown; length: number } = this.hashed ? new Float64Array(count) : new Array<unknown>(count);
     for (let filled = 0; filled < count;) {
@@ -137,6 +153,22 @@ class PageQueue {
       filled += run.length;
     }
     return out;
+  }
+
+  private async takeBytes(count: number): Promise<ColumnVector> {
+    const builder = new ByteColumnBuilder(count);
+    for (let filled = 0; filled < count;) {
+      const page = await this.current();
+      const taking = Math.min(count - filled, page.left);
+      if (page.takeBytes) await page.takeBytes(taking, builder);
+      else builder.appendValues(await page.take(taking));
+      filled += taking;
+    }
+    return builder.finish();
+  }
+
+  private async current(): Promise<SlicedPage> {
+    return this.page && this.page.left > 0 ? this.page : this.nextPage();
   }
 
   async close(): Promise<void> {
