@@ -2,6 +2,7 @@ import { ExactValue } from '../contract/exact-value.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
+import { byteKeyHashes, checkByteColumn } from './check-byte-column.js';
 import { keyHashAt } from './key-values.js';
 import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
 import { below, type Ordered } from './observed-ranges.js';
@@ -31,8 +32,8 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     state.rowFailed('unreadable', undefined, '{count} {row|rows} could not be read', { file, row: bad.row, value: `line ${bad.line}: ${bad.reason}` });
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip };
-  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name))));
-  for (const column of decoded) context.values.set(column.plan.spec.name, coerceColumn(context, column));
+  const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name) || batch.vectors?.has(c.plan.spec.name) === true)));
+  for (const column of decoded) if (!batch.vectors?.has(column.plan.spec.name)) context.values.set(column.plan.spec.name, coerceColumn(context, column));
   for (const column of decoded) checkColumnValues(context, column);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
@@ -76,6 +77,8 @@ function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparse
 function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
+  const vector = context.batch.vectors?.get(spec.name);
+  if (vector?.kind === 'bytes') return checkByteColumn({ ...context, rowStart: context.batch.rowStart, condition: requiredWhen(context, column) }, column, vector);
   const values = context.values.get(spec.name) ?? [];
   if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
@@ -183,7 +186,8 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
 function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly ReadableColumn[]): void {
   const { hashes } = keySet;
   const reference = keySet.rule === 'grain' ? context.state.plan.referenceRows : undefined;
-  const hashed = keySet.columns.length === 1 ? context.batch.hashes?.get(keySet.columns[0]!) : undefined;
+  const bytes = keySet.columns.length === 1 ? context.batch.vectors?.get(keySet.columns[0]!) : undefined;
+  const hashed = keySet.columns.length === 1 ? (context.batch.hashes?.get(keySet.columns[0]!) ?? (bytes?.kind === 'bytes' ? byteKeyHashes(bytes, context.skip) : undefined)) : undefined;
   if (hashed) {
     hashes.pushAll(hashed);
     if (reference) lookUpHashed(context, hashed, reference, readable);
