@@ -52,9 +52,10 @@ function bytePattern(pattern: string): BytePattern | undefined {
 
 /**
  * String columns of a typed file whose values only their own rules read, each rule with a byte
- * form: a reader may deliver them as UTF-8 bytes (BatchOptions.textBytes). Not a condition of a
- * `required_when`, the freshness column, a part of a composite grain, nor any column when the
- * contract has reference rows: those read decoded values. A one-column key is hashed from the bytes.
+ * form, and the string parts of a composite grain without rules: a reader may deliver them as
+ * UTF-8 bytes (BatchOptions.textBytes). Not a condition of a `required_when`, the freshness
+ * column, nor any column when the contract has reference rows: those read decoded values. Keys
+ * are hashed from the bytes.
  */
 export function byteColumns(plan: CheckPlan, readable: readonly ReadableColumn[]): Set<string> {
   const only = new Set<string>();
@@ -63,8 +64,10 @@ export function byteColumns(plan: CheckPlan, readable: readonly ReadableColumn[]
   const composite = plan.grain.length > 1 ? new Set(plan.grain) : new Set<string>();
   for (const { plan: column, coerce, absent } of readable) {
     const { name } = column.spec;
-    if (coerce || absent || conditions.has(name) || composite.has(name) || plan.freshness?.column === name) continue;
-    if (byteRulesFor(column)) only.add(name);
+    if (coerce || absent || conditions.has(name) || plan.freshness?.column === name) continue;
+    // A composite grain's string part is hashed from its bytes with the other parts (compositeKeyHashes).
+    const keyPart = composite.has(name) && column.spec.type.kind === 'string' && column.rules.length === 0;
+    if (keyPart || byteRulesFor(column)) only.add(name);
   }
   return only;
 }

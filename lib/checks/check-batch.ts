@@ -1,8 +1,9 @@
 import { ExactValue } from '../contract/exact-value.js';
+import type { ByteVector } from '../formats/column-vector.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { describeExpected, INVALID } from './coerce-value.js';
-import { byteKeyHashes, checkByteColumn } from './check-byte-column.js';
+import { byteKeyHashes, checkByteColumn, compositeKeyHashes, isByteVector } from './check-byte-column.js';
 import { keyHashAt } from './key-values.js';
 import { lookUpReferenceRow, type ReferenceRowsPlan, type RowSource } from './reference-rows.js';
 import { below, type Ordered } from './observed-ranges.js';
@@ -193,8 +194,9 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
     if (reference) lookUpHashed(context, hashed, reference, readable);
     return;
   }
-  const parts = keySet.columns.map((name) => context.values.get(name));
+  const parts = keySet.columns.map((name) => context.values.get(name) ?? context.batch.vectors?.get(name));
   if (parts.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
+  if (parts.some(isByteVector)) return hashes.pushAll(compositeKeyHashes(parts as (ArrayLike<unknown> | ByteVector)[], context.batch.rowCount, context.skip));
   const columns = parts as ArrayLike<unknown>[];
   if (reference) return hashAndLookUp(context, keySet, columns, reference, readable);
   for (let i = 0; i < context.batch.rowCount; i++) hashes.push(context.skip?.[i] ? NaN : keyHashAt(columns, i));

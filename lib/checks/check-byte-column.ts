@@ -3,7 +3,8 @@ import type { ByteVector } from '../formats/column-vector.js';
 import { TEXT, utf8CodePoints } from '../formats/utf8-bytes.js';
 import { MAX_SAMPLES } from '../report/report.js';
 import { byteRulesFor, type ByteRule } from './byte-rules.js';
-import { hashByteRange, hashString } from './key-hash.js';
+import { INVALID } from './coerce-value.js';
+import { hashByteRange, hashString, hashValue } from './key-hash.js';
 import type { PartitionState } from './partition-state.js';
 import { toSampleValue } from './sample-value.js';
 import type { ReadableColumn } from './schema-check.js';
@@ -118,6 +119,43 @@ export function byteKeyHashes({ bytes, offsets, present }: ByteVector, skip: Uin
     hashes[i] = utf8CodePoints(bytes, start, end) < 0 ? hashString(TEXT.decode(bytes.subarray(start, end))) : hashByteRange(bytes, start, end);
   }
   return hashes;
+}
+
+const TWO_POW_21 = 2 ** 21;
+
+/**
+ * A composite key's hash per row, NaN where a part is null or the row skipped: hashParts of the
+ * parts' values (key-hash.ts, each part seeding the next), a part delivered as bytes hashed from them.
+ */
+export function compositeKeyHashes(parts: readonly (ArrayLike<unknown> | ByteVector)[], rows: number, skip: Uint8Array | undefined): Float64Array {
+  const hashes = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    let hash = skip?.[i] ? NaN : 0;
+    for (let p = 0; p < parts.length && hash === hash; p++) {
+      const seedA = ((hash / TWO_POW_21) >>> 0) ^ 0x811c9dc5;
+      const seedB = (hash % TWO_POW_21) ^ 0x9747b28c;
+      const part = parts[p]!;
+      if (!isByteVector(part)) {
+        const value = part[i];
+        hash = value === null || value === undefined || value === INVALID ? NaN : hashValue(value, seedA, seedB);
+        continue;
+      }
+      if (part.present && part.present[i] === 0) {
+        hash = NaN;
+        continue;
+      }
+      const start = part.offsets[i]!;
+      const end = part.offsets[i + 1]!;
+      const { bytes } = part;
+      hash = utf8CodePoints(bytes, start, end) < 0 ? hashString(TEXT.decode(bytes.subarray(start, end)), seedA, seedB) : hashByteRange(bytes, start, end, seedA, seedB);
+    }
+    hashes[i] = hash;
+  }
+  return hashes;
+}
+
+export function isByteVector(part: unknown): part is ByteVector {
+  return (part as { kind?: unknown }).kind === 'bytes';
 }
 
 function decoded({ bytes, offsets }: ByteVector, i: number): string {

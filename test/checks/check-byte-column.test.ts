@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { byteColumns } from '../../lib/checks/byte-rules.js';
+import { compositeKeyHashes } from '../../lib/checks/check-byte-column.js';
+import { hashParts } from '../../lib/checks/key-hash.js';
+import type { ByteVector } from '../../lib/formats/column-vector.js';
 import { buildCheckPlan } from '../../lib/checks/check-plan.js';
 import type { ReadableColumn } from '../../lib/checks/schema-check.js';
 import { contractFrom, memoryFile, NEXT_MORNING, validate } from '../fixtures/partition.js';
+import { seededRandom } from '../fixtures/seeded-random.js';
 import { writeCached, writerVariant, type LogicalTable } from '../writers/index.js';
 
 /**
@@ -57,6 +61,21 @@ schema:
     - { name: word, type: string, pattern: "^\\\\p{L}+$" }
 `);
 
+const compositeYaml = `
+name: byte-strings
+version: 1.0.0
+owner: { team: t, notify: [t@example.com] }
+produces: { format: parquet }
+schema:
+  grain: [name, status, word]
+  columns:
+    - { name: id, type: string }
+    - { name: sku, type: string }
+    - { name: name, type: string }
+    - { name: status, type: string }
+    - { name: word, type: string, pattern: "^[a-z]+$" }
+`;
+
 /** The counts as JavaScript reads the rows: code points, RegExp with the u flag, strict equality. */
 function oracle(): Record<string, number> {
   const values = (name: string) => table.columns.find((c) => c.name === name)!.values as (string | null)[];
@@ -73,9 +92,18 @@ function oracle(): Record<string, number> {
   };
 }
 
-async function report(variant: string) {
+async function report(variant: string, against = contract) {
   const bytes = new Uint8Array(readFileSync(await writeCached(writerVariant(variant), table, 'byte-strings')));
-  return validate(contract, [memoryFile('part-0.parquet', bytes)]);
+  return validate(against, [memoryFile('part-0.parquet', bytes)]);
+}
+
+/** A ByteVector of byte strings, null for null. */
+function vectorOf(values: readonly (Uint8Array | null)[]): ByteVector {
+  const offsets = new Int32Array(values.length + 1);
+  values.forEach((v, i) => (offsets[i + 1] = offsets[i]! + (v?.length ?? 0)));
+  const bytes = new Uint8Array(offsets[values.length]!);
+  values.forEach((v, i) => v && bytes.set(v, offsets[i]));
+  return { kind: 'bytes', bytes, offsets, present: Uint8Array.from(values, (v) => (v ? 1 : 0)) };
 }
 
 describe('string rules checked on UTF-8 bytes', () => {
@@ -86,6 +114,30 @@ describe('string rules checked on UTF-8 bytes', () => {
     const composite = buildCheckPlan(contractFrom(readFileSync('contracts/orders.v1.yaml', 'utf8')), NEXT_MORNING);
     const keyParts = new Set(composite.grain.length > 1 ? composite.grain : []);
     for (const name of byteColumns(composite, composite.columns.map((c) => ({ plan: c })))) expect(keyParts.has(name)).toBe(false);
+  });
+
+  it('hash a composite key with parts as bytes as hashing the decoded parts does, malformed UTF-8 and nulls included', () => {
+    const random = seededRandom(21);
+    const pool = [[], [0x61], [0xc3, 0xa9], [0xef, 0xbb, 0xbf, 0x61], [0xff], [0xe2, 0x82], [0xf0, 0x9f, 0x98, 0x80], [0x61, 0x62, 0x63, 0x64, 0x65]];
+    const rows = 2000;
+    const first = Array.from({ length: rows }, () => (random() < 0.1 ? null : Uint8Array.from(pool[Math.floor(random() * pool.length)]!)));
+    const second = Array.from({ length: rows }, (_, i) => (i % 13 === 0 ? null : i % 3 === 0 ? BigInt(i) : i * 0.5));
+    const skip = Uint8Array.from({ length: rows }, (_, i) => (i % 97 === 0 ? 1 : 0));
+    const actual = compositeKeyHashes([vectorOf(first), second], rows, skip);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true });
+    const wrong = first.filter((bytes, i) => {
+      const parts = [bytes && text.decode(bytes), second[i]];
+      const expected = skip[i] || parts.some((p) => p === null) ? NaN : hashParts(parts);
+      return !Object.is(actual[i], expected);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('report what checking the decoded strings reports with a composite grain of strings', async () => {
+    const composite = contractFrom(compositeYaml);
+    const reference = await report('duckdb-small-groups', composite);
+    expect(reference.violations.some((v) => v.rule === 'grain' && v.count > 0)).toBe(true);
+    for (const variant of ['duckdb-nodict', 'arrow-rs-nodict', 'polars-default']) expect((await report(variant, composite)).violations, variant).toEqual(reference.violations);
   });
 
   it('report what checking the decoded strings reports, on PLAIN pages of every writer', async () => {
