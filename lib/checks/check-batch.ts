@@ -1,9 +1,11 @@
 import { ExactValue } from '../contract/exact-value.js';
-import { materialize, type NumberVector } from '../formats/column-vector.js';
+import { materialize, type ByteVector, type NumberVector } from '../formats/column-vector.js';
+import { isNumberVector } from '../formats/number-pieces.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { checkDictionaryColumn, dictionaryKeyHashes, dictionaryOf, valuesWanted } from './check-dictionary-column.js';
 import { describeExpected, INVALID } from './coerce-value.js';
+import { byteKeyHashes, checkByteColumn, compositeKeyHashes, isByteVector } from './check-byte-column.js';
 import { keyHashAt } from './key-values.js';
 import { checkNumberColumn } from './check-number-column.js';
 import { keyHashesOf, type KeyPart } from './vector-keys.js';
@@ -44,6 +46,7 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
     const { name } = column.plan.spec;
     const numbers = dictionaries.has(column) ? undefined : numberVectorOf(context, column);
     if (numbers) context.numbers.set(name, numbers);
+    if (batch.vectors?.get(name)?.kind === 'bytes') continue;
     if (dictionaries.has(column) || numbers) {
       if (numbers ? numberValuesWanted(state, name) : valuesWanted(state, name)) context.values.set(name, numbers ? numberValues(numbers) : coerceColumn(context, column));
     } else context.values.set(name, coerceColumn(context, column));
@@ -118,6 +121,8 @@ function checkColumnValues(context: BatchContext, column: ReadableColumn): void 
   const { state } = context;
   const numbers = context.numbers.get(spec.name);
   if (numbers) return checkNumberColumn(state, { name: spec.name, type: spec.type, rules, mustHaveValue, missing: missingDetail(spec.name), file: context.file, rowStart: context.batch.rowStart }, numbers);
+  const vector = context.batch.vectors?.get(spec.name);
+  if (vector?.kind === 'bytes') return checkByteColumn({ ...context, rowStart: context.batch.rowStart, condition: requiredWhen(context, column) }, column, vector);
   const values = context.values.get(spec.name) ?? [];
   if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
@@ -225,7 +230,8 @@ function observeStatistics(context: BatchContext, columns: readonly ReadableColu
 function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly ReadableColumn[]): void {
   const { hashes } = keySet;
   const reference = keySet.rule === 'grain' ? context.state.plan.referenceRows : undefined;
-  const hashed = keySet.columns.length === 1 ? context.batch.hashes?.get(keySet.columns[0]!) : undefined;
+  const bytes = keySet.columns.length === 1 ? context.batch.vectors?.get(keySet.columns[0]!) : undefined;
+  const hashed = keySet.columns.length === 1 ? (context.batch.hashes?.get(keySet.columns[0]!) ?? (bytes?.kind === 'bytes' ? byteKeyHashes(bytes, context.skip) : undefined)) : undefined;
   if (hashed) {
     hashes.pushAll(hashed);
     if (reference) lookUpHashed(context, hashed, reference, readable);
@@ -233,8 +239,10 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
   }
   const vector = keySet.columns.length === 1 && !context.values.has(keySet.columns[0]!) ? context.batch.vectors?.get(keySet.columns[0]!) : undefined;
   if (vector?.kind === 'dictionary' && !reference) return hashes.pushAll(dictionaryKeyHashes(vector, context.skip));
-  const vectors = keySet.columns.map((name) => context.numbers.get(name) ?? context.values.get(name));
+  const vectors = keySet.columns.map((name) => context.numbers.get(name) ?? context.values.get(name) ?? context.batch.vectors?.get(name));
   if (vectors.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
+  // Byte parts (byte-rules.ts: never with reference rows) are hashed with the others, numbers read by row.
+  if (vectors.some(isByteVector)) return hashes.pushAll(compositeKeyHashes(vectors.map((part) => (isNumberVector(part) ? numberValues(part) : part)) as (ArrayLike<unknown> | ByteVector)[], context.batch.rowCount, context.skip));
   if (!reference && keySet.columns.some((name) => context.numbers.has(name))) return hashes.pushAll(keyHashesOf(vectors as KeyPart[], context.batch.rowCount, context.skip));
   const parts = keySet.columns.map((name) => context.values.get(name));
   const columns = parts as ArrayLike<unknown>[];

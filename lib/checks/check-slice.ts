@@ -10,6 +10,7 @@ import { PartitionState } from './partition-state.js';
 import { checkFileSchema, logExtraColumns, mayBeAbsent } from './schema-check.js';
 import { columnsToDecode } from './settle-by-statistics.js';
 import { hashOnlyColumns, presenceOnlyColumns } from './hash-only-columns.js';
+import { byteColumns } from './byte-rules.js';
 import type { PartitionFile } from './partition-file.js';
 import type { InvalidRowList } from './invalid-rows.js';
 import type { PendingReferenceRow } from './reference-rows.js';
@@ -74,7 +75,8 @@ export async function checkSlice(plan: CheckPlan, file: PartitionFile, slice: Sl
     // not a JSON column with a default, whose missing keys the engine reads as that default.
     const parse = schema.kind === 'typed' ? undefined : new Map(present.filter((c) => text || c.plan.absentValue === null).map((c) => [c.plan.spec.name, c.plan.spec.type]));
     const presenceOnly = text ? undefined : presenceOnlyColumns(plan, present);
-    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, present, text), presenceOnly, parse, vectors: true };
+    const textBytes = schema.kind === 'typed' ? byteColumns(plan, present) : undefined;
+    const options = { select, groups: slice.groups, textRange: slice.textRange, hashOnly: hashOnlyColumns(plan, present, text), presenceOnly, parse, textBytes, vectors: true };
     for await (const batch of table.batches(present.map((c) => c.plan.spec.name), options)) {
       checkBatch(state, columns, file.path, batch);
       batch.keys?.forEach((key) => keys.add(key));

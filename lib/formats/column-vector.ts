@@ -46,7 +46,8 @@ export function vectorLength(vector: ColumnVector): number {
   return vector.offsets.length - 1;
 }
 
-const utf8 = new TextDecoder();
+/** As column-decoder.ts reads text: a leading U+FEFF is data. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Row i's value as ColumnBatch.columns would hold it (null for null). */
 export function vectorValueAt(vector: ColumnVector, i: number): unknown {

@@ -1,12 +1,14 @@
+import type { SchemaElement } from 'hyparquet';
 import { GateError } from '../errors.js';
 import { reason, type ParquetFileInfo } from './parquet-footer.js';
 import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
-import type { ColumnVector, DictionaryVector, NumberVector } from './column-vector.js';
+import { materialize, type ColumnVector, type NumberVector } from './column-vector.js';
+import { ByteColumnBuilder } from './byte-column-builder.js';
 import { PageBudget } from './page-budget.js';
-import { isNumberVector, joinPieces } from './number-pieces.js';
+import { joinPieces } from './number-pieces.js';
 import { UnreadableError, type BatchOptions, type ColumnBatch, type RowGroupInfo } from './table-file.js';
 
 /**
@@ -33,7 +35,7 @@ const WINDOW_MIN = 256 * 1024;
 const WINDOW_MAX = 8 * 2 ** 20;
 
 /** Columns read other than as values (see BatchOptions). */
-export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'pick' | 'vectors'>;
+export type WantedValues = Pick<BatchOptions, 'hashOnly' | 'presenceOnly' | 'rawText' | 'textBytes' | 'pick' | 'vectors'>;
 
 /** Pages whose compressed bytes exceed this are streamed (see column-pages.ts); unset, those larger than their window. */
 export interface SliceReading {
@@ -91,7 +93,8 @@ function openQueues(source: ByteSource, info: ParquetFileInfo, group: RowGroupIn
     const presence = !hashed && (wanted.presenceOnly?.has(name) ?? false);
     const rawText = wanted.rawText?.has(name) ?? false;
     const numbers = !hashed && !presence && wanted.vectors === true;
-    queues.set(name, new PageQueue(name, group.rowCount, hashed, numbers, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
+    const bytes = !hashed && !presence && !rawText && (wanted.textBytes?.has(name) ?? false) && element !== undefined && isText(element);
+    queues.set(name, new PageQueue(name, group.rowCount, hashed, numbers, bytes, columnPages(source, info.metadata, meta, group.rowCount, fetching, { hashed, presence, rawText }, group.index)));
   }
   // Every flat column has a chunk in every group; without one the engine would take its rows for nulls.
   const missing = columns.find((name) => !queues.has(name));
@@ -110,15 +113,20 @@ async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQue
   const hashes = new Map<string, Float64Array>();
   const vectorsTaken = new Map<string, ColumnVector>();
   for (const [name, queue, values] of taken) {
-    if (isDictionary(values) || isNumberVector(values)) vectorsTaken.set(name, values);
+    if (isVector(values)) vectorsTaken.set(name, values);
     else if (queue.hashed) hashes.set(name, values as Float64Array);
     else columns.set(name, values);
   }
   return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectorsTaken.size > 0 ? { vectors: vectorsTaken } : {}) };
 }
 
-function isDictionary(values: unknown): values is DictionaryVector {
-  return (values as Partial<DictionaryVector>).kind === 'dictionary';
+function isVector(values: ArrayLike<unknown> | ColumnVector): values is ColumnVector {
+  return (values as { kind?: unknown }).kind !== undefined;
+}
+
+/** A column hyparquet decodes to strings (column-decoder.ts): annotated as text. */
+function isText(element: SchemaElement): boolean {
+  return element.converted_type === 'UTF8' || element.logical_type?.type === 'STRING';
 }
 
 async function closeQueues(queues: ReadonlyMap<string, PageQueue>): Promise<void> {
@@ -141,7 +149,7 @@ class PageQueue {
   /** Rows in the pages fetched so far. */
   private fetched = 0;
 
-  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, readonly numbers: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
+  constructor(private readonly name: string, private readonly groupRows: number, readonly hashed: boolean, readonly numbers: boolean, private readonly bytes: boolean, private readonly pages: AsyncIterator<SlicedPage>) {}
 
   /**
    * The next `count` rows as one NumberVector where every page they come from is PLAIN numbers
@@ -160,7 +168,9 @@ class PageQueue {
     return joinPieces(pieces, count);
   }
 
-  async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown>> {
+  /** With `bytes`, a run that starts on a page of PLAIN byte arrays comes as a ByteVector. */
+  async take(count: number, wanted?: Uint8Array): Promise<ArrayLike<unknown> | ColumnVector> {
+    if (this.bytes && !wanted && count > 0 && (await this.current()).takeBytes) return this.takeBytes(count);
     if (this.page && this.page.left >= count) return this.page.take(count, wanted);
     const out: { [i: number]: unknown; length: number } = this.hashed ? new Float64Array(count) : new Array<unknown>(count);
     for (let filled = 0; filled < count;) {
@@ -178,7 +188,7 @@ class PageQueue {
    * (one dictionary); as values when one is not: a writer falls back to PLAIN pages mid-chunk
    * once its dictionary grows too large, and the rows already taken are then looked up.
    */
-  async takeVector(count: number): Promise<ArrayLike<unknown> | DictionaryVector | NumberVector> {
+  async takeVector(count: number): Promise<ArrayLike<unknown> | ColumnVector> {
     const first = this.page && this.page.left > 0 ? this.page : await this.nextPage();
     const entries = first.entries;
     if (!entries || !first.takeIndices) return this.numbers ? this.takeNumbers(count) : this.take(count);
@@ -197,9 +207,26 @@ class PageQueue {
   private async lookedUp(entries: ArrayLike<unknown>, indices: Int32Array, filled: number, count: number): Promise<unknown[]> {
     const out = new Array<unknown>(count);
     for (let i = 0; i < filled; i++) out[i] = indices[i]! < 0 ? null : entries[indices[i]!];
-    const rest = await this.take(count - filled);
+    const taken = await this.take(count - filled);
+    const rest = isVector(taken) ? materialize(taken) : taken;
     for (let i = 0; i < rest.length; i++) out[filled + i] = rest[i];
     return out;
+  }
+
+  private async takeBytes(count: number): Promise<ColumnVector> {
+    const builder = new ByteColumnBuilder(count);
+    for (let filled = 0; filled < count;) {
+      const page = await this.current();
+      const taking = Math.min(count - filled, page.left);
+      if (page.takeBytes) await page.takeBytes(taking, builder);
+      else builder.appendValues(await page.take(taking));
+      filled += taking;
+    }
+    return builder.finish();
+  }
+
+  private async current(): Promise<SlicedPage> {
+    return this.page && this.page.left > 0 ? this.page : this.nextPage();
   }
 
   async close(): Promise<void> {

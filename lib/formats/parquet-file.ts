@@ -36,14 +36,14 @@ export function openParquetFile(source: ByteSource, { wholeGroupValues = WHOLE_G
     async schema() {
       return (await load()).schema;
     },
-    async *batches(columns, { select, groups: range, hashOnly, presenceOnly, rawText, pick, vectors } = {}) {
+    async *batches(columns, { select, groups: range, hashOnly, presenceOnly, rawText, textBytes, pick, vectors } = {}) {
       const file = await load();
       const readable = new Set(file.schema.columns.filter((c) => c.type.kind !== 'unsupported').map((c) => c.name));
       const wanted = columns.filter((name) => readable.has(name));
       for (const group of rowGroups(source, file, new Set(wanted))) {
         if (range && (group.index < range.from || group.index >= range.to)) continue;
         const chosen = select ? (await select(group)).filter((name) => readable.has(name)) : wanted;
-        if (group.rowCount * chosen.length > wholeGroupValues || hasInt32Deltas(file.metadata, group.index, chosen)) yield* groupSlices(source, file, group, chosen, { hashOnly, presenceOnly, rawText, pick, vectors }, reading);
+        if (group.rowCount * chosen.length > wholeGroupValues || hasInt32Deltas(file.metadata, group.index, chosen)) yield* groupSlices(source, file, group, chosen, { hashOnly, presenceOnly, rawText, textBytes, pick, vectors }, reading);
         else yield await readGroup(source, file, chosen, group, hashOnly, pageBudgetBytes);
       }
     },

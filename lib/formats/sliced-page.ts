@@ -7,6 +7,7 @@ import { wholeWindow, type ByteWindow } from './byte-window.js';
 import { deltaReadable, deltaRun } from './delta-value-runs.js';
 import { decimalValues, isDecimal, rawDecimalElement } from './exact-decimals.js';
 import { dictionaryEncoded, hashRun, indexRun, runsRead, valueRun, type PageDictionary } from './page-value-runs.js';
+import type { ByteColumnBuilder } from './byte-column-builder.js';
 import { RleCursor } from './rle-cursor.js';
 import type { NumberVector } from './column-vector.js';
 import { numberForm, numberRun, type NumberRunResult } from './number-runs.js';
@@ -46,6 +47,11 @@ export interface SlicedPage {
    * rows are taken.
    */
   takeNumbers?(count: number): Promise<NumberVector | ArrayLike<unknown>>;
+  /**
+   * A page of PLAIN byte arrays read in runs: the next `count` rows appended as UTF-8 bytes,
+   * without a string (see BatchOptions.textBytes).
+   */
+  takeBytes?(count: number, into: ByteColumnBuilder): Promise<void>;
 }
 
 /** A data page ready to be read in runs: its definition levels (absent when every row has a value) and values. */
@@ -113,6 +119,7 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
   const numbers = form && numberRun(parts.values, form, decoder);
   let at = 0;
   let scratch = new Uint8Array(0);
+  const plainBytes = !hashed && parts.encoding === 'PLAIN' && decoder.type === 'BYTE_ARRAY';
   return {
     get left() {
       return rows - at;
@@ -128,6 +135,7 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
         return finishing(numberVector(await numbers(stored), scratch.subarray(0, count)));
       },
     }),
+    ...(plainBytes ? { takeBytes } : {}),
     async take(count, wanted) {
       at += count;
       if (!levels) return finishing(await values(count, wanted));
@@ -142,6 +150,17 @@ export function pageRuns(parts: PageParts, decoder: ColumnDecoder, dictionary: P
       return finishing(out);
     },
   };
+
+  /** The values' bytes copied out of the page as they are found (see ByteColumnBuilder.appendPlain). */
+  async function takeBytes(count: number, into: ByteColumnBuilder): Promise<void> {
+    at += count;
+    if (levels) {
+      if (scratch.length < count) scratch = new Uint8Array(count);
+      await levels.read(scratch, 0, count);
+    }
+    await into.appendPlain(parts.values, count, levels ? scratch : undefined);
+    await finishing(undefined);
+  }
 
   /** The last run also reads the rest of a streamed page, which must end where it declares. */
   async function finishing<T>(out: T): Promise<T> {

@@ -42,6 +42,11 @@ export interface BatchOptions {
    */
   readonly rawText?: ReadonlySet<string>;
   /**
+   * Text columns a caller checks on their UTF-8 bytes: a reader may deliver them as a ByteVector
+   * in `ColumnBatch.vectors` rather than decode each value into a string.
+   */
+  readonly textBytes?: ReadonlySet<string>;
+  /**
    * For a caller that reads a few rows of `columns` only: `rows(rowStart, rowCount)` marks them
    * with 1, and a reader may leave the values of other rows undefined rather than make them.
    */
