@@ -51,24 +51,23 @@ export class ByteColumnBuilder {
    */
   async appendPlain(window: ByteWindow, count: number, levels: Uint8Array | undefined): Promise<void> {
     let span = 0;
-    for (let i = 0; i < count; i++) {
-      if (levels && levels[i] !== 1) {
-        this.appendNull();
-        continue;
+    for (let i = 0; i < count;) {
+      const { bytes, end } = window;
+      const base = window.at;
+      // As many values as lie whole in the window, without an await.
+      for (; i < count; i++) {
+        if (levels && levels[i] !== 1) {
+          this.appendNull();
+          continue;
+        }
+        const at = base + span;
+        if (at + 4 > end) break;
+        const stop = at + 4 + bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
+        if (stop > end) break;
+        this.append(bytes, at + 4, stop);
+        span = stop - base;
       }
-      if (window.end - window.at < span + 4) await window.fill(span + 4);
-      if (window.end - window.at < span + 4) throw new UnreadableError(`a page ends inside the length of a value, ${span} bytes into a run`);
-      let { bytes } = window;
-      const at = window.at + span;
-      const length = bytes[at]! + bytes[at + 1]! * 2 ** 8 + bytes[at + 2]! * 2 ** 16 + bytes[at + 3]! * 2 ** 24;
-      span += 4 + length;
-      if (window.end - window.at < span) {
-        await window.fill(span);
-        if (window.end - window.at < span) throw new UnreadableError(`a value runs ${span - (window.end - window.at)} bytes past the end of its page`);
-        bytes = window.bytes;
-      }
-      const end = window.at + span;
-      this.append(bytes, end - length, end);
+      if (i < count) await fillValue(window, span);
     }
     window.at += span;
   }
@@ -98,4 +97,14 @@ export class ByteColumnBuilder {
     grown.set(this.bytes.subarray(0, this.size));
     this.bytes = grown;
   }
+}
+
+/** Makes the value `span` bytes past `at` whole in the window, or fails in page-value-runs.ts's byteArrays' words. */
+async function fillValue(window: ByteWindow, span: number): Promise<void> {
+  if (window.end - window.at < span + 4) await window.fill(span + 4);
+  if (window.end - window.at < span + 4) throw new UnreadableError(`a page ends inside the length of a value, ${span} bytes into a run`);
+  const { bytes, at } = window;
+  const next = span + 4 + bytes[at + span]! + bytes[at + span + 1]! * 2 ** 8 + bytes[at + span + 2]! * 2 ** 16 + bytes[at + span + 3]! * 2 ** 24;
+  if (window.end - window.at < next) await window.fill(next);
+  if (window.end - window.at < next) throw new UnreadableError(`a value runs ${next - (window.end - window.at)} bytes past the end of its page`);
 }
