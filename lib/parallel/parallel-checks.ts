@@ -14,12 +14,14 @@ import { prestartCheckWorkers, warmPool, WorkerPool } from './worker-pool.js';
 
 /**
  * Below this many values to decode (rows × columns the footers leave unproven, see plan-work.ts)
- * a partition is checked in one thread. Measured on 2 quiet cores: 5M orders rows with violations
- * in every row group (30M values) took 2.09-2.27 s in one thread and 2.24-2.69 s in two (each
- * worker its own heap and warm-up, and confirming duplicates stays on this thread); 1M rows of 80
- * columns (80M values) took 9.1 s in one and 6.2 s in two. `--workers` overrides.
+ * a partition is checked in one thread. With the workers started ahead and the footers read once,
+ * the busier thread's CPU seconds, one thread against two (a shared 2-core box at load 17-21, so
+ * indicative): 20k rows 1.02 / 0.86, spread 2M (~12M values) 2.02 / 1.81, CSV 2M 4.50 / 3.53,
+ * 40 % nulls 2M 3.40 / 2.06, spread 5M (30M values) 3.22 / 2.60, 80 columns 1M 18.4 / 10.2. Below
+ * some 10M values the gain is within the noise and a worker still costs its heap (~30-60 MB) and
+ * ~0.3 s of the other core. `--workers` overrides.
  */
-export const PARALLEL_MIN_VALUES = 50_000_000;
+export const PARALLEL_MIN_VALUES = 8_000_000;
 
 export interface ParallelOptions extends ValidateOptions {
   /** Threads to check with, this one included; 0 or 1 checks in this thread only. @default the machine's cores, when the partition has enough to decode */
@@ -80,9 +82,14 @@ export async function runChecksInParallel(contract: Contract, now: number, files
   return finishRun(plan, known, results);
 }
 
-/** Twice as many slices as threads: a slice that proves cheaper than its estimate leaves room to rebalance. */
+/**
+ * Four slices a thread: this thread also starts the run and confirms duplicates after it, so the
+ * slices are handed out small enough that the workers take the larger share of them.
+ */
+const SLICES_PER_THREAD = 4;
+
 async function slicesFor(plan: CheckPlan, files: readonly PartitionFile[], work: readonly FileWork[], workers: number, minRangeBytes?: number): Promise<Slice[]> {
-  const target = workers * 2;
+  const target = workers * SLICES_PER_THREAD;
   const share = Math.max(1, totalWork(work) / target);
   const whole = sliceByWork(work, target);
   const parts = (slice: Slice) => Math.round(sliceWork(work, files.map((f) => f.byteLength), slice) / share);
