@@ -76,7 +76,8 @@ export async function runChecksInParallel(contract: Contract, now: number, files
     return { contract, now, ...(partition === undefined ? {} : { partition }), file, slice };
   });
   // The biggest slices first, so the last to finish is a small one; results keep slice order.
-  const weights = slices.map((slice) => sliceWork(work, files.map((f) => f.byteLength), slice));
+  const byteLengths = files.map((file) => file.byteLength);
+  const weights = slices.map((slice) => sliceWork(work, byteLengths, slice));
   const order = slices.map((_, index) => index).sort((a, b) => weights[b]! - weights[a]! || a - b);
   const results = await runPool(plan, known, tasks, order, Math.min(workers, slices.length), options);
   return finishRun(plan, known, results);
@@ -92,7 +93,8 @@ async function slicesFor(plan: CheckPlan, files: readonly PartitionFile[], work:
   const target = workers * SLICES_PER_THREAD;
   const share = Math.max(1, totalWork(work) / target);
   const whole = sliceByWork(work, target);
-  const parts = (slice: Slice) => Math.round(sliceWork(work, files.map((f) => f.byteLength), slice) / share);
+  const byteLengths = files.map((file) => file.byteLength);
+  const parts = (slice: Slice) => Math.round(sliceWork(work, byteLengths, slice) / share);
   return cutTextFiles(plan, files, whole, parts, minRangeBytes);
 }
 
