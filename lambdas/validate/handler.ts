@@ -2,6 +2,7 @@ import { handleStorageEvent } from '../../lib/gate/handle-event.js';
 import type { GateDeps } from '../../lib/gate/process-marker.js';
 import { snsNotifier } from '../../lib/notify/sns-notifier.js';
 import { threadedObjectChecks } from '../../lib/parallel/threaded-object-checks.js';
+import { prestartCheckWorkers } from '../../lib/parallel/worker-pool.js';
 import { fanoutDeciderFrom } from '../fanout/fanout-environment.js';
 import { DEFAULT_LAYOUT } from '../../lib/gate/gate-layout.js';
 import { checkThreads, gateContracts, gateStore, lambdaDeadline, layoutFrom, positiveEnv, requiredEnv } from '../gate-environment.js';
@@ -26,6 +27,18 @@ export { checkThreads } from '../gate-environment.js';
  * lambdas/observability.ts (POWERTOOLS_SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_LOG_LEVEL).
  */
 let ready: Promise<GateDeps & { bucket: string }> | undefined;
+
+// The check workers start with the module, during the function's init, and stay warm between
+// invocations; a bad GATE_CHECK_THREADS is told by configure(), on the first event.
+prestartCheckWorkers(threadsOr1(process.env) - 1);
+
+function threadsOr1(env: NodeJS.ProcessEnv): number {
+  try {
+    return checkThreads(env);
+  } catch {
+    return 1;
+  }
+}
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<{ batchItemFailures: { itemIdentifier: string }[] } | undefined> {
   return observed(context, invocationCorrelationId(event), async () => {

@@ -49,7 +49,7 @@ export const COMMAND_HELP = {
       format: { type: 'string', default: 'text', value: 'text|json|junit|html', help: 'the report: for a log, the JSON report, JUnit XML for a CI test view, or one self-contained HTML page' },
       out: { type: 'string', value: '<file>', help: 'write the report to this file and print only its headline', defaultText: 'stdout' },
       now: NOW,
-      workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 50M values or more to decode, else one' },
+      workers: { type: 'string', value: 'N', help: 'threads to check with; 0 or 1 checks in one thread', defaultText: 'one per CPU when the footers leave 8M values or more to decode, else one' },
       history: { type: 'string', value: '<lake>', help: 'read published data for volume_vs_history and references from a lake: the directory `serve --dir` keeps, a directory laid out like the bucket, or s3://<bucket>[/<prefix>]', defaultText: 'none: those rules are not checked' },
       strict: { type: 'boolean', help: 'treat every warning as an error: a warn rule that fails makes the exit code 1' },
       partition: { type: 'string', value: '<path>', help: 'the partition being checked, e.g. dt=2026-11-30: freshness and not_in_future are judged as of its due time when that came first; its volume history with --history', defaultText: 'the segments of the validated paths that fit the partition template' },

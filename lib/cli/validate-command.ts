@@ -5,7 +5,8 @@ import type { PlanFacts } from '../checks/plan-facts.js';
 import type { LoadOptions } from '../contract/contract-defaults.js';
 import type { Contract } from '../contract/model.js';
 import { matchPartition, partitionOfPaths, renderPartition } from '../contract/partition-template.js';
-import { runChecksInParallel } from '../parallel/parallel-checks.js';
+import { prestartFor, runChecksInParallel } from '../parallel/parallel-checks.js';
+import type { PartitionFile } from '../checks/partition-file.js';
 import { GateError } from '../errors.js';
 import { formatJunitReport } from '../report/junit-report.js';
 import { isPublishable, type Report } from '../report/report.js';
@@ -31,6 +32,9 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new GateError('bad_arguments', `--workers must be a whole number (0 or 1: one thread), not "${values.workers}"`);
   if (!values.contract) throw new GateError('bad_arguments', `--contract is required\nusage: ${VALIDATE_USAGE}`);
   if (positionals.length === 0) throw new GateError('bad_arguments', `name at least one file or directory to validate\nusage: ${VALIDATE_USAGE}`);
+  // The files are listed, and the workers a big partition needs started, while the contract loads.
+  const listing = localPartitionFiles(positionals);
+  listing.then((files) => prestartFor(files.reduce((sum, f) => sum + f.byteLength, 0), workers), () => {});
   const format = readFormat(values.format);
   const now = parseNow(values.now);
   const loadOptions = loadOptionsFrom(values);
@@ -40,7 +44,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   const lake = values.history === undefined ? {} : await lakeFacts(contract, { lake: values.history, partition, contractFile: values.contract, paths: positionals, loadOptions, warn: io.stderr });
   const facts: PlanFacts = { ...lake, ...(partition === undefined ? {} : { partition }) };
   // Only text output is for a person: the progress line would garble nothing, but is noise in a file.
-  const report = await validateWith(contract, positionals, now, format === 'text' ? io : { ...io, isTTY: false }, workers, facts);
+  const report = await validateWith(contract, listing, now, format === 'text' ? io : { ...io, isTTY: false }, workers, facts);
   const output = formatOutput(report, format, contract, now, facts);
   if (values.out === undefined) io.stdout(output);
   else {
@@ -74,11 +78,11 @@ function formatOutput(report: Report, format: Format, contract: Contract, now: n
 export async function runValidation(contractPath: string, paths: readonly string[], now: number, io: CliIo, warn: (text: string) => void, workers?: number, options: LoadOptions = {}): Promise<Report> {
   const contract = await requireContract(contractPath, warn, options);
   const partition = partitionOfPaths(paths, contract.produces.partition);
-  return validateWith(contract, paths, now, io, workers, partition === undefined ? undefined : { partition });
+  return validateWith(contract, localPartitionFiles(paths), now, io, workers, partition === undefined ? undefined : { partition });
 }
 
-async function validateWith(contract: Contract, paths: readonly string[], now: number, io: CliIo, workers?: number, facts?: PlanFacts): Promise<Report> {
-  const files = await localPartitionFiles(paths);
+async function validateWith(contract: Contract, listing: Promise<PartitionFile[]>, now: number, io: CliIo, workers?: number, facts?: PlanFacts): Promise<Report> {
+  const files = await listing;
   const progress = progressLine(io);
   const options = { onProgress: progress.update, ...(workers === undefined ? {} : { workers }) };
   try {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { LoadOptions } from '../contract/contract-defaults.js';
 import { describeError, GateError } from '../errors.js';
@@ -18,6 +19,8 @@ import { gatePages } from '../status/gate-pages.js';
 import type { ObjectCreatedEvent, PageResponse } from './emulator-protocol.js';
 import { startS3Emulator } from './s3-emulator.js';
 import { lockServeDir } from './serve-lock.js';
+import { threadedObjectChecks } from '../parallel/threaded-object-checks.js';
+import { prestartCheckWorkers } from '../parallel/worker-pool.js';
 import { s3Notification } from './s3-notification.js';
 import { runProbe, type ProbeDeps } from '../sla/probe.js';
 
@@ -96,7 +99,11 @@ export async function startLocalGate(options: LocalGateOptions): Promise<LocalGa
     await lock.release();
     throw error;
   });
-  const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease() };
+  // As the deployed gate checks: big partitions with every core, the workers kept warm between drops.
+  const threads = availableParallelism();
+  prestartCheckWorkers(threads - 1);
+  const checks = threadedObjectChecks({ bucket: options.bucket, endpoint: emulator.endpoint }, threads);
+  const ready = { store, notifier, contracts, clock: options.clock ?? Date.now, layout, bucket: options.bucket, lease: serveLease(), checks };
   deps = ready;
   pages = gatePages({ store, layout, clock: ready.clock, contracts: async () => (await contracts.current()).all() });
   const resume = async () => {

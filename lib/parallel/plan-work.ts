@@ -1,3 +1,4 @@
+import type { ByteSource } from '../formats/byte-source.js';
 import type { CheckPlan } from '../checks/check-plan.js';
 import type { Slice } from '../checks/check-slice.js';
 import type { PartitionFile } from '../checks/partition-file.js';
@@ -5,6 +6,7 @@ import { checkFileSchema } from '../checks/schema-check.js';
 import { columnsToDecode } from '../checks/settle-by-statistics.js';
 import { ViolationLog } from '../checks/violation-log.js';
 import { openTable } from '../formats/open-table.js';
+import { tailRecorder, type KnownTail } from './known-tail.js';
 
 /** Values a text file is taken to hold per byte: a CSV row of a few columns is some 50 bytes. */
 const TEXT_VALUES_PER_BYTE = 0.1;
@@ -14,6 +16,8 @@ export interface FileWork {
   readonly fileIndex: number;
   /** One entry per row group; one entry for a file without row groups. */
   readonly groups: readonly number[];
+  /** The footer's bytes as planning read them, for the slices of the file to start from. */
+  readonly tail?: KnownTail;
 }
 
 /**
@@ -22,15 +26,29 @@ export interface FileWork {
  * column they would prove counts as work), so the estimate is cheap and errs towards work.
  */
 export async function planWork(plan: CheckPlan, files: readonly PartitionFile[]): Promise<FileWork[]> {
-  return Promise.all(files.map(async (file, fileIndex) => ({ fileIndex, groups: await fileWork(plan, file) })));
+  return Promise.all(files.map((file, fileIndex) => fileWork(plan, file, fileIndex)));
 }
 
-async function fileWork(plan: CheckPlan, file: PartitionFile): Promise<number[]> {
-  const textWork = [file.byteLength * TEXT_VALUES_PER_BYTE];
-  if (plan.format !== 'parquet') return textWork;
+async function fileWork(plan: CheckPlan, file: PartitionFile, fileIndex: number): Promise<FileWork> {
+  if (plan.format !== 'parquet') return { fileIndex, groups: textWork(file) };
   const opened = await file.open();
+  const recorder = tailRecorder(opened.source);
   try {
-    const table = openTable('parquet', opened.source);
+    const groups = await groupWork(plan, file, recorder.source);
+    const tail = recorder.tail();
+    return { fileIndex, groups, ...(tail ? { tail } : {}) };
+  } finally {
+    await opened.close();
+  }
+}
+
+function textWork(file: PartitionFile): number[] {
+  return [file.byteLength * TEXT_VALUES_PER_BYTE];
+}
+
+async function groupWork(plan: CheckPlan, file: PartitionFile, source: ByteSource): Promise<number[]> {
+  try {
+    const table = openTable('parquet', source);
     const columns = checkFileSchema(plan, await table.schema(), file.path, new ViolationLog([]));
     const groups: number[] = [];
     const select = async (group: Parameters<typeof columnsToDecode>[2]) => {
@@ -41,9 +59,7 @@ async function fileWork(plan: CheckPlan, file: PartitionFile): Promise<number[]>
     for await (const batch of table.batches(columns.map((c) => c.plan.spec.name), { select })) void batch;
     return groups.length > 0 ? groups : [0];
   } catch {
-    return textWork; // an unreadable file is one slice; its checker reports why
-  } finally {
-    await opened.close();
+    return textWork(file); // an unreadable file is one slice; its checker reports why
   }
 }
 
@@ -76,4 +92,14 @@ export function sliceByWork(work: readonly FileWork[], target: number): Slice[] 
 
 export function totalWork(work: readonly FileWork[]): number {
   return work.reduce((sum, file) => sum + file.groups.reduce((a, b) => a + b, 0), 0);
+}
+
+/** A slice's estimated work: its row groups', or its file's share by bytes for a text range. */
+export function sliceWork(work: readonly FileWork[], byteLengths: readonly number[], slice: Slice): number {
+  const groups = work[slice.fileIndex]?.groups ?? [];
+  if (slice.groups) return groups.slice(slice.groups.from, slice.groups.to).reduce((a, b) => a + b, 0);
+  const whole = groups.reduce((a, b) => a + b, 0);
+  const range = slice.textRange;
+  const bytes = byteLengths[slice.fileIndex] ?? 0;
+  return range && bytes > 0 ? (whole * (range.end - range.start)) / bytes : whole;
 }

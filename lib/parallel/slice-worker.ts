@@ -12,11 +12,13 @@ import { GateError } from '../errors.js';
 import { localPartitionFile } from '../storage/local-files.js';
 import { objectFile } from '../storage/object-file.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { withKnownTail, type KnownTail } from './known-tail.js';
 
-/** A file as another thread can open it: plain data. */
-export type WorkerFile =
+/** A file as another thread can open it: plain data, with its footer when the planner read it (known-tail.ts). */
+export type WorkerFile = (
   | { readonly kind: 'local'; readonly path: string; readonly byteLength: number }
-  | { readonly kind: 's3'; readonly bucket: string; readonly endpoint?: string; readonly key: string; readonly size: number; readonly etag?: string };
+  | { readonly kind: 's3'; readonly bucket: string; readonly endpoint?: string; readonly key: string; readonly size: number; readonly etag?: string }
+) & { readonly tail?: KnownTail };
 
 export interface SliceTask {
   readonly contract: Contract;
@@ -34,13 +36,17 @@ export type SliceReply =
 const stores = new Map<string, ObjectStore>();
 
 async function openWorkerFile(file: WorkerFile): Promise<PartitionFile> {
-  if (file.kind === 'local') return localPartitionFile(file.path, file.byteLength);
-  // Loaded on the first S3 file: a worker checking local files starts without the SDK.
-  const [{ createS3Client }, { s3ObjectStore }] = await Promise.all([import('../storage/s3-client.js'), import('../storage/s3-object-store.js')]);
+  if (file.kind === 'local') return withKnownTail(localPartitionFile(file.path, file.byteLength), file.tail);
   const id = `${file.endpoint ?? ''} ${file.bucket}`;
-  const store = stores.get(id) ?? s3ObjectStore({ client: createS3Client({ endpoint: file.endpoint }), bucket: file.bucket });
+  // The SDK is loaded by the first S3 slice: a worker started early for local files never loads it.
+  const store = stores.get(id) ?? (await s3Store(file.bucket, file.endpoint));
   stores.set(id, store);
-  return objectFile(store, file);
+  return withKnownTail(objectFile(store, file), file.tail);
+}
+
+async function s3Store(bucket: string, endpoint: string | undefined): Promise<ObjectStore> {
+  const [{ createS3Client }, { s3ObjectStore }] = await Promise.all([import('../storage/s3-client.js'), import('../storage/s3-object-store.js')]);
+  return s3ObjectStore({ client: createS3Client({ endpoint }), bucket });
 }
 
 parentPort?.on('message', (task: SliceTask) => {
