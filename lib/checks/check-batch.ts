@@ -1,5 +1,5 @@
 import { ExactValue } from '../contract/exact-value.js';
-import { materialize, type ByteVector, type NumberVector } from '../formats/column-vector.js';
+import { materialize, type ByteVector, type ColumnVector, type NumberVector } from '../formats/column-vector.js';
 import { isNumberVector } from '../formats/number-pieces.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
@@ -40,22 +40,12 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
   }
   const context: BatchContext = { state, file, batch, values: new Map(), skip, numbers: new Map() };
   const decoded = columns.filter((c) => (c.absent ? absentMatters(c) : !batch.hashes?.has(c.plan.spec.name) && (!batch.group || batch.columns.has(c.plan.spec.name) || batch.vectors?.has(c.plan.spec.name))));
-  // Dictionary-encoded columns are judged once per entry; their values are made only for whoever reads them by row.
-  const dictionaries = new Map(decoded.flatMap((c) => [[c, dictionaryOf(batch, c)] as const]).filter(([, v]) => v !== undefined));
-  for (const column of decoded) {
-    const { name } = column.plan.spec;
-    const numbers = dictionaries.has(column) ? undefined : numberVectorOf(context, column);
-    if (numbers) context.numbers.set(name, numbers);
-    if (batch.vectors?.get(name)?.kind === 'bytes') continue;
-    if (dictionaries.has(column) || numbers) {
-      if (numbers ? numberValuesWanted(state, name) : valuesWanted(state, name)) context.values.set(name, numbers ? numberValues(numbers) : coerceColumn(context, column));
-    } else context.values.set(name, coerceColumn(context, column));
+  // A column checked on its vector has its values made only for whoever reads them by row.
+  const forms = new Map(decoded.map((column) => [column, checkedVector(context, column)] as const));
+  for (const [column, vector] of forms) {
+    if (!vector || valuesNeeded(state, column.plan.spec.name, vector)) context.values.set(column.plan.spec.name, vector?.kind === 'number' ? numberValues(vector) : coerceColumn(context, column));
   }
-  for (const column of decoded) {
-    const vector = dictionaries.get(column);
-    if (vector) checkDictionaryColumn(context, column, vector, requiredWhen(context, column));
-    else checkColumnValues(context, column);
-  }
+  for (const [column, vector] of forms) checkColumn(context, column, vector);
   for (const [name, hashes] of batch.hashes ?? []) checkHashedColumn(context, columns, name, hashes);
   if (batch.group) observeStatistics(context, columns);
   for (const keySet of state.keySets) hashKeys(context, keySet, columns);
@@ -66,6 +56,36 @@ export function checkBatch(state: PartitionState, columns: readonly ReadableColu
 /** A column the file lacks reads as nulls, which only a `required` (at warn) or `required_when` can fault, or as its default, which its rules judge. */
 function absentMatters(column: ReadableColumn): boolean {
   return column.plan.absentValue !== null || column.plan.mustHaveValue || column.plan.spec.requiredWhen !== undefined;
+}
+
+/**
+ * The vector a column is checked on, one rule type per loop (check-dictionary-column.ts,
+ * check-number-column.ts, check-byte-column.ts), or undefined for its values row by row.
+ */
+function checkedVector(context: BatchContext, column: ReadableColumn): ColumnVector | undefined {
+  const dictionary = dictionaryOf(context.batch, column);
+  if (dictionary) return dictionary;
+  const numbers = numberVectorOf(context, column);
+  if (numbers) context.numbers.set(column.plan.spec.name, numbers);
+  const vector = context.batch.vectors?.get(column.plan.spec.name);
+  return numbers ?? (vector?.kind === 'bytes' ? vector : undefined);
+}
+
+/** Whether a column checked on its vector is also read by row: byte columns never are (byte-rules.ts keeps them from those readers). */
+function valuesNeeded(state: PartitionState, name: string, vector: ColumnVector): boolean {
+  if (vector.kind === 'bytes') return false;
+  return vector.kind === 'number' ? numberValuesWanted(state, name) : valuesWanted(state, name);
+}
+
+function checkColumn(context: BatchContext, column: ReadableColumn, vector: ColumnVector | undefined): void {
+  const { spec, mustHaveValue, rules } = column.plan;
+  if (vector?.kind === 'dictionary') return checkDictionaryColumn(context, column, vector, requiredWhen(context, column));
+  if (vector?.kind === 'bytes') return checkByteColumn({ ...context, rowStart: context.batch.rowStart, condition: requiredWhen(context, column) }, column, vector);
+  if (vector?.kind === 'number') {
+    const target = { name: spec.name, type: spec.type, rules, mustHaveValue, missing: missingDetail(spec.name), file: context.file, rowStart: context.batch.rowStart };
+    return checkNumberColumn(context.state, target, vector);
+  }
+  checkColumnValues(context, column);
 }
 
 /**
@@ -119,10 +139,6 @@ function parsedValues(context: BatchContext, values: ArrayLike<unknown>, unparse
 function checkColumnValues(context: BatchContext, column: ReadableColumn): void {
   const { spec, mustHaveValue, rules } = column.plan;
   const { state } = context;
-  const numbers = context.numbers.get(spec.name);
-  if (numbers) return checkNumberColumn(state, { name: spec.name, type: spec.type, rules, mustHaveValue, missing: missingDetail(spec.name), file: context.file, rowStart: context.batch.rowStart }, numbers);
-  const vector = context.batch.vectors?.get(spec.name);
-  if (vector?.kind === 'bytes') return checkByteColumn({ ...context, rowStart: context.batch.rowStart, condition: requiredWhen(context, column) }, column, vector);
   const values = context.values.get(spec.name) ?? [];
   if (values instanceof Float64Array) return checkNumbers(context, column, values);
   const condition = requiredWhen(context, column);
