@@ -13,6 +13,8 @@ export const UNDECIDED = -1;
 export interface BytePattern {
   /** 1 when bytes [start, end) match, 0 when not, UNDECIDED when a byte is past ASCII. */
   matchBytes(bytes: Uint8Array, start: number, end: number): number;
+  /** The same on a decoded value: 1 or 0 when every UTF-16 unit is ASCII (one byte each), UNDECIDED at the first that is not. */
+  matchText(value: string): number;
 }
 
 /** Positions a compiled pattern may have (its size is bounded at load, see MAX_PATTERN_SIZE): past this, the regex engine runs it. */
@@ -203,6 +205,25 @@ class LazyDfa implements BytePattern {
       const byteClass = classOf[byte]!;
       let next = this.table[state * classes + byteClass]!;
       if (next < 0) next = this.successor(state, byteClass);
+      state = next;
+      const stopping = stop[state]!;
+      if (stopping !== GO_ON) return stopping === MATCHED ? 1 : 0;
+    }
+    return this.final[state]!;
+  }
+
+  // matchBytes' loop over UTF-16 units: a separate loop, as one reading either through a callback is slower on both.
+  matchText(value: string): number {
+    const { classOf, stop, classMasks } = this;
+    const classes = classMasks.length;
+    let state = 0;
+    if (stop[0] !== GO_ON) return stop[0] === MATCHED ? 1 : 0;
+    for (let i = 0; i < value.length; i++) {
+      const unit = value.charCodeAt(i);
+      if (unit >= 128) return UNDECIDED;
+      const unitClass = classOf[unit]!;
+      let next = this.table[state * classes + unitClass]!;
+      if (next < 0) next = this.successor(state, unitClass);
       state = next;
       const stopping = stop[state]!;
       if (stopping !== GO_ON) return stopping === MATCHED ? 1 : 0;
