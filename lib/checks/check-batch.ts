@@ -1,11 +1,10 @@
 import { ExactValue } from '../contract/exact-value.js';
-import { materialize, type ByteVector, type ColumnVector, type NumberVector } from '../formats/column-vector.js';
-import { isNumberVector } from '../formats/number-pieces.js';
+import { isVector, materialize, type ByteVector, type ColumnVector, type NumberVector } from '../formats/column-vector.js';
 import type { ColumnBatch, UnparsedField } from '../formats/table-file.js';
 import type { Sample, SampleValue } from '../report/report.js';
 import { checkDictionaryColumn, dictionaryKeyHashes, dictionaryOf, valuesWanted } from './check-dictionary-column.js';
 import { describeExpected, INVALID } from './coerce-value.js';
-import { byteKeyHashes, checkByteColumn, compositeKeyHashes, isByteVector } from './check-byte-column.js';
+import { byteKeyHashes, checkByteColumn, compositeKeyHashes } from './check-byte-column.js';
 import { keyHashAt } from './key-values.js';
 import { checkNumberColumn } from './check-number-column.js';
 import { keyHashesOf, type KeyPart } from './vector-keys.js';
@@ -258,7 +257,7 @@ function hashKeys(context: BatchContext, keySet: KeySet, readable: readonly Read
   const vectors = keySet.columns.map((name) => context.numbers.get(name) ?? context.values.get(name) ?? context.batch.vectors?.get(name));
   if (vectors.some((part) => part === undefined)) return hashes.pushMissing(context.batch.rowCount);
   // Byte parts (byte-rules.ts: never with reference rows) are hashed with the others, numbers read by row.
-  if (vectors.some(isByteVector)) return hashes.pushAll(compositeKeyHashes(vectors.map((part) => (isNumberVector(part) ? numberValues(part) : part)) as (ArrayLike<unknown> | ByteVector)[], context.batch.rowCount, context.skip));
+  if (vectors.some((part) => isVector(part, 'bytes'))) return hashes.pushAll(compositeKeyHashes(vectors.map((part) => (isVector(part, 'number') ? numberValues(part) : part)) as (ArrayLike<unknown> | ByteVector)[], context.batch.rowCount, context.skip));
   if (!reference && keySet.columns.some((name) => context.numbers.has(name))) return hashes.pushAll(keyHashesOf(vectors as KeyPart[], context.batch.rowCount, context.skip));
   const parts = keySet.columns.map((name) => context.values.get(name));
   const columns = parts as ArrayLike<unknown>[];

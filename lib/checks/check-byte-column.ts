@@ -1,5 +1,5 @@
 import { UNDECIDED } from '../contract/pattern-bytes.js';
-import type { ByteVector } from '../formats/column-vector.js';
+import { isVector, type ByteVector } from '../formats/column-vector.js';
 import { TEXT, utf8CodePoints } from '../formats/utf8-bytes.js';
 import { MAX_SAMPLES } from '../report/report.js';
 import { byteRulesFor, type ByteRule } from './byte-rules.js';
@@ -135,7 +135,7 @@ export function compositeKeyHashes(parts: readonly (ArrayLike<unknown> | ByteVec
       const seedA = ((hash / TWO_POW_21) >>> 0) ^ 0x811c9dc5;
       const seedB = (hash % TWO_POW_21) ^ 0x9747b28c;
       const part = parts[p]!;
-      if (!isByteVector(part)) {
+      if (!isVector(part, 'bytes')) {
         const value = part[i];
         hash = value === null || value === undefined || value === INVALID ? NaN : hashValue(value, seedA, seedB);
         continue;
@@ -154,9 +154,6 @@ export function compositeKeyHashes(parts: readonly (ArrayLike<unknown> | ByteVec
   return hashes;
 }
 
-export function isByteVector(part: unknown): part is ByteVector {
-  return (part as { kind?: unknown }).kind === 'bytes';
-}
 
 function decoded({ bytes, offsets }: ByteVector, i: number): string {
   return TEXT.decode(bytes.subarray(offsets[i], offsets[i + 1]));

@@ -1,4 +1,4 @@
-import type { NumberVector } from '../formats/column-vector.js';
+import { isVector, type NumberVector } from '../formats/column-vector.js';
 import { INVALID } from './coerce-value.js';
 import { hashNumber, hashValue } from './key-hash.js';
 
@@ -22,15 +22,12 @@ export function keyHashesOf(parts: readonly KeyPart[], rowCount: number, skip?: 
   if (skip) for (let i = 0; i < rowCount; i++) if (skip[i]) hashes[i] = NaN;
   const single = parts.length === 1;
   for (const part of parts) {
-    if (isVector(part)) hashNumbers(hashes, part, single);
+    if (isVector(part, 'number')) hashNumbers(hashes, part, single);
     else hashValues(hashes, part, single);
   }
   return hashes;
 }
 
-function isVector(part: KeyPart): part is NumberVector {
-  return (part as NumberVector).kind === 'number';
-}
 
 /** Folds a part into each row's hash: seeded by the hash so far as hashParts seeds it, or hashed alone as hashValue does. */
 function hashNumbers(hashes: Float64Array, { values, present }: NumberVector, single: boolean): void {

@@ -40,6 +40,14 @@ export interface ByteVector {
   readonly present?: Uint8Array;
 }
 
+/** Whether a batch's column arrived as a vector (of `kind`, when named) rather than as values: arrays and typed arrays have no `kind`. */
+export function isVector(value: unknown): value is ColumnVector;
+export function isVector<K extends ColumnVector['kind']>(value: unknown, kind: K): value is Extract<ColumnVector, { kind: K }>;
+export function isVector(value: unknown, kind?: ColumnVector['kind']): boolean {
+  const found = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+  return kind === undefined ? found !== undefined : found === kind;
+}
+
 export function vectorLength(vector: ColumnVector): number {
   if (vector.kind === 'number') return vector.values.length;
   if (vector.kind === 'dictionary') return vector.indices.length;

@@ -5,7 +5,7 @@ import { keyHashable } from './parquet-key-hashes.js';
 import type { ByteSource } from './byte-source.js';
 import { columnPages } from './column-pages.js';
 import type { SlicedPage } from './sliced-page.js';
-import { materialize, type ColumnVector, type NumberVector } from './column-vector.js';
+import { isVector, materialize, type ColumnVector, type NumberVector } from './column-vector.js';
 import { ByteColumnBuilder } from './byte-column-builder.js';
 import { PageBudget } from './page-budget.js';
 import { joinPieces } from './number-pieces.js';
@@ -120,9 +120,6 @@ async function takeRows(group: RowGroupInfo, queues: ReadonlyMap<string, PageQue
   return { group, rowStart, rowCount, columns, ...(hashes.size > 0 ? { hashes } : {}), ...(vectorsTaken.size > 0 ? { vectors: vectorsTaken } : {}) };
 }
 
-function isVector(values: ArrayLike<unknown> | ColumnVector): values is ColumnVector {
-  return (values as { kind?: unknown }).kind !== undefined;
-}
 
 /** A column hyparquet decodes to strings (column-decoder.ts): annotated as text. */
 function isText(element: SchemaElement): boolean {

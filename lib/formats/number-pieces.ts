@@ -1,8 +1,6 @@
-import { vectorValueAt, type NumberVector } from './column-vector.js';
+import { isVector, vectorValueAt, type NumberVector } from './column-vector.js';
 
-export function isNumberVector(value: unknown): value is NumberVector {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'number' && (value as NumberVector).values instanceof Float64Array;
-}
+const isNumberVector = (value: unknown): value is NumberVector => isVector(value, 'number');
 
 /**
  * A run of rows that crossed pages, from the pieces each page gave: one NumberVector when every
